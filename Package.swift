@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "pulsebar",
+  products: [
+    .executable(name: "pulsebar", targets: ["pulsebar"])
+  ],
+  targets: [
+    // No pkgConfig for libpulse: its .pc file adds -D_REENTRANT -pthread, which SwiftPM
+    // rejects with a warning on every build. The headers live in /usr/include and the
+    // module map links libpulse itself, so nothing is lost.
+    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+    .systemLibrary(
+      name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+    .systemLibrary(
+      name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CLinux"),
+    .target(name: "PulseBarCore", dependencies: ["CFFTW"]),
+    .target(name: "PulseBarAudio", dependencies: ["PulseBarCore", "CPulse", "CSndFile", "CLinux"]),
+    .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
+    .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
+    .executableTarget(
+      name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarCore", "CFFTW"],
+      path: "bench"),
+    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
+    .testTarget(name: "PulseBarAudioTests", dependencies: ["PulseBarAudio"]),
+    .testTarget(name: "PulseBarDaemonTests", dependencies: ["PulseBarDaemon"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,150 @@
+/// Every setting pulsebar has, with the built-in defaults.
+///
+/// Loaded from the INI file by ``ConfigParser`` and then overridden by the
+/// command line. `config/pulsebar.conf` lists the same keys with the same
+/// defaults; a test keeps the two in step.
+public struct Configuration: Sendable, Equatable {
+  // MARK: [general]
+  /// Bars drawn in all; in stereo half per channel.
+  public var bars = 8
+  /// Frames per second of audio.
+  public var fps = 60
+  /// Analyse a mono downmix or the left and right channels apart.
+  public var channels = ChannelMode.mono
+  /// The format written to stdout and to socket clients that do not ask.
+  public var format = OutputFormat.text
+  /// Seed of the bubbles' random generator (same seed, same bubbles).
+  public var seed: UInt64 = 1
+
+  // MARK: [input]
+  /// Where audio comes from.
+  public var input = InputSpec.pulse(source: nil)
+  /// Sample rate of raw PCM on a fifo or stdin (files carry their own).
+  public var rawSampleRate = 44100
+  /// Interleaved channels of raw PCM on a fifo or stdin.
+  public var rawChannels = 2
+
+  // MARK: [analysis]
+  /// Lowest frequency shown, in Hz.
+  public var lowCutoff: Float = 50
+  /// Highest frequency shown, in Hz.
+  public var highCutoff: Float = 10000
+  /// Automatic gain: bars fill the range whatever the volume.
+  public var autosens = true
+  /// Gain in percent (the starting gain when autosens is on).
+  public var sensitivity: Float = 100
+  /// Smoothing from 0 (fast, jittery) to 1 (slow, smooth), as cava's noise_reduction.
+  public var noiseReduction: Float = 0.77
+  /// How far spectral flux must rise over its running mean to count as an onset.
+  public var onsetThreshold: Float = 1.5
+
+  // MARK: [output]
+  /// Bar glyphs from lowest to highest for the text format.
+  public var barGlyphs: [String] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+  /// The top of the raw format's range, as cava's `ascii_max_range`.
+  public var rawMax = 1000
+  /// Waybar text markup: `none` or `pango` (bubbles fade through Pango alpha).
+  public var markup = Markup.none
+  /// What `pulsebar listen` prints in text format while the daemon is unreachable.
+  public var offlineText = ""
+
+  // MARK: [socket]
+  /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.
+  public var socketPath = ""
+  /// Clients served at once; the next one gets `error: too many clients`.
+  public var maxClients = 64
+
+  // MARK: [scene]
+  /// Seconds of digital silence after which a playing stream counts as paused.
+  public var silenceTimeout: Double = 2.0
+  /// Bar heights while nothing plays (the seed icon's), repeated to the bar count.
+  public var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
+  /// Seconds the play/pause morph takes.
+  public var morphDuration: Double = 0.25
+
+  // MARK: [bubbles]
+  /// Glyphs a bubble picks from at random.
+  public var bubbleGlyphs: [String] = ["♥", "♡", "❤", "♪"]
+  /// Bubbles alive at once.
+  public var bubbleMax = 6
+  /// Least seconds between two bubbles.
+  public var bubbleMinInterval: Double = 0.25
+  /// Seconds a bubble lives.
+  public var bubbleDuration: Double = 4.0
+  /// How far left a bubble may drift, in the seed's points.
+  public var bubbleMaxLeft: Float = 50
+  /// How far right a bubble may drift, in the seed's points.
+  public var bubbleMaxRight: Float = 50
+  /// How high a bubble climbs, in the seed's points.
+  public var bubbleMaxHeight: Float = 150
+
+  public init() {}
+}
+
+/// Mono downmix or separate left and right channels.
+public enum ChannelMode: String, Sendable, CaseIterable {
+  case mono
+  case stereo
+
+  /// Analysed channels.
+  public var count: Int { self == .mono ? 1 : 2 }
+}
+
+/// The four line formats.
+public enum OutputFormat: String, Sendable, CaseIterable {
+  case text
+  case waybar
+  case json
+  case raw
+}
+
+/// Markup in waybar's `text`.
+public enum Markup: String, Sendable, CaseIterable {
+  case none
+  case pango
+}
+
+/// Where audio comes from: `pulse[:SOURCE]`, `file:PATH`, `fifo:PATH` or `stdin`.
+public enum InputSpec: Sendable, Equatable, CustomStringConvertible {
+  /// A PulseAudio source; `nil` follows the monitor of the default sink.
+  case pulse(source: String?)
+  /// An audio file read with libsndfile.
+  case file(path: String)
+  /// Raw s16le PCM from a named pipe (MPD's fifo output).
+  case fifo(path: String)
+  /// Raw s16le PCM on standard input.
+  case stdin
+
+  /// Parses the command-line and config spelling; `nil` when it is none of them.
+  public init?(parsing text: String) {
+    if text == "pulse" || text == "auto" {
+      self = .pulse(source: nil)
+    } else if text == "stdin" {
+      self = .stdin
+    } else if let rest = text.dropPrefix("pulse:"), !rest.isEmpty {
+      self = .pulse(source: rest == "auto" ? nil : rest)
+    } else if let rest = text.dropPrefix("file:"), !rest.isEmpty {
+      self = .file(path: rest)
+    } else if let rest = text.dropPrefix("fifo:"), !rest.isEmpty {
+      self = .fifo(path: rest)
+    } else {
+      return nil
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .pulse(let source): return "pulse:\(source ?? "auto")"
+    case .file(let path): return "file:\(path)"
+    case .fifo(let path): return "fifo:\(path)"
+    case .stdin: return "stdin"
+    }
+  }
+}
+
+extension String {
+  /// The rest of the string after `prefix`, or `nil` when it does not start with it.
+  package func dropPrefix(_ prefix: String) -> String? {
+    hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+  }
+}

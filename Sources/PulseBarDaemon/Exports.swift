@@ -1,0 +1,2 @@
+@_exported import PulseBarAudio
+@_exported import PulseBarCore
