@@ -23,9 +23,14 @@ let package = Package(
     .executableTarget(
       name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarCore", "CFFTW"],
       path: "bench"),
+    // Not shipped: a private PulseAudio server and child-process helpers for the tests.
+    .target(name: "PulseBarTestSupport", dependencies: ["CLinux"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
-    .testTarget(name: "PulseBarAudioTests", dependencies: ["PulseBarAudio"]),
-    .testTarget(name: "PulseBarDaemonTests", dependencies: ["PulseBarDaemon"]),
+    .testTarget(
+      name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),
+    .testTarget(
+      name: "PulseBarDaemonTests",
+      dependencies: ["PulseBarDaemon", "PulseBarTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,22 @@
-import PulseBarCore
+import Glibc
+
+/// `pulsebar-bench [analysis|scene|cava|socket|all]`: the project's benchmarks.
+/// Each prints its figures as a table; `all` runs every one in turn.
+let benches: [(name: String, run: () -> Void)] = [
+  ("analysis", runAnalysisBench),
+  ("scene", runSceneBench),
+  ("cava", runCavaBench),
+  ("socket", runSocketBench),
+]
+let arguments = Array(CommandLine.arguments.dropFirst())
+let wanted = arguments.first ?? "all"
+let selected = benches.filter { wanted == "all" || $0.name == wanted }
+if selected.isEmpty {
+  fputs("pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n", stderr)
+  exit(2)
+}
+for bench in selected {
+  print("== \(bench.name)")
+  bench.run()
+  print()
+}

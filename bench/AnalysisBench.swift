@@ -1,0 +1,4 @@
+/// Not written yet.
+func runAnalysisBench() {
+  print("(not written yet)")
+}

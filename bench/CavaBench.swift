@@ -1,0 +1,4 @@
+/// Not written yet.
+func runCavaBench() {
+  print("(not written yet)")
+}

@@ -1,0 +1,4 @@
+/// Not written yet.
+func runSceneBench() {
+  print("(not written yet)")
+}

@@ -1,0 +1,4 @@
+/// Not written yet.
+func runSocketBench() {
+  print("(not written yet)")
+}
