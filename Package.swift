@@ -21,7 +21,7 @@ let package = Package(
     .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
     .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
     .executableTarget(
-      name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarCore", "CFFTW"],
+      name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW"],
       path: "bench"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
     .target(name: "PulseBarTestSupport", dependencies: ["CLinux"]),

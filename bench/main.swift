@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarDaemon
 
 /// `pulsebar-bench [analysis|scene|cava|socket|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.
@@ -12,7 +13,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
-  fputs("pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n", stderr)
+  Console.error("pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n")
   exit(2)
 }
 for bench in selected {
