@@ -13,7 +13,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
-  Console.error("pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n")
+  Console.error(
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n")
   exit(2)
 }
 for bench in selected {

@@ -35,7 +35,8 @@ public struct Scene: Sendable {
   public mutating func advance(
     to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool
   ) {
-    state = activity == .running && signalPresent ? .playing : (activity == .none ? .stopped : .paused)
+    state =
+      activity == .running && signalPresent ? .playing : (activity == .none ? .stopped : .paused)
     morph = state == .playing ? 1 : 0
     restBlend = state == .playing ? 0 : 1
   }
@@ -44,7 +45,9 @@ public struct Scene: Sendable {
   public var isAnimating: Bool { false }
 
   /// Writes the bars to draw: live heights blended toward the rest heights.
-  public func composeBars(live: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+  public func composeBars(
+    live: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+  ) {
     let blend = restBlend
     for index in 0..<output.count {
       let rest = restHeights.isEmpty ? 0 : restHeights[index % restHeights.count]
