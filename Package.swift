@@ -24,7 +24,7 @@ let package = Package(
       name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW"],
       path: "bench"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
-    .target(name: "PulseBarTestSupport", dependencies: ["CLinux"]),
+    .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
     .testTarget(
       name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),

@@ -102,15 +102,17 @@ public final class ChildProcess {
   /// The next complete stdout line (without `\n`), or `nil` if none arrives within `timeout` seconds or stdout closes.
   public func readLine(timeout: Double) -> String? {
     let deadline = Self.now() + timeout
+    var open = true
     while true {
       if let newline = stdoutPending.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: stdoutPending[..<newline], as: UTF8.self)
         stdoutPending.removeSubrange(...newline)
         return line
       }
+      // Closed stdout still hands out the lines read with the end of file (above).
       let remaining = deadline - Self.now()
-      if remaining <= 0 { return nil }
-      if !pump(timeout: remaining) { return nil }
+      if !open || remaining <= 0 { return nil }
+      open = pump(timeout: remaining)
     }
   }
 
