@@ -98,3 +98,11 @@ func writeText(_ text: String, to path: String) {
   var text = text
   _ = text.withUTF8 { write(descriptor, $0.baseAddress, $0.count) }
 }
+
+extension String {
+  /// Without leading and trailing spaces.
+  func trimmingSpaces() -> String {
+    let scalars = unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+    return String(String.UnicodeScalarView(scalars))
+  }
+}

@@ -155,7 +155,8 @@ import Testing
     defer { _ = shell("\(tmux) kill-server 2>/dev/null") }
     let command =
       "env XDG_RUNTIME_DIR=\(directory.path) XDG_CONFIG_HOME=\(directory.path)"
-      + " COLORTERM=truecolor \(binary) run --foreground --input file:\(wav)"
+      + " COLORTERM=truecolor \(binary) run --foreground --input file:\(wav);"
+      + " echo $? > \(directory.path)/exit"
     try #require(shell("\(tmux) new-session -d -x 80 -y 24 -s view '\(command)'") == 0)
 
     // The view appears: braille morph, bars and the status line.
@@ -176,12 +177,11 @@ import Testing
     for _ in 0..<30 {
       usleep(100_000)
       info = paneInfo(tmux, directory)
-      if info.hasPrefix("1") { break }
+      if info == "1 0" { break }
     }
     #expect(info == "1 0", "pane_dead alternate_on: \(info)")
-    let status = shell(
-      "\(tmux) display -p -t view '#{pane_dead_status}' > \(directory.path)/status")
-    #expect(status == 0 && readText("\(directory.path)/status") == "0\n")
+    let exit = readText("\(directory.path)/exit")
+    #expect(exit == "0\n", "exit status: \(exit)")
     let after = capture(tmux, directory)
     #expect(!after.unicodeScalars.contains(where: Self.isBraille), "pane after q:\n\(after)")
   }
@@ -207,8 +207,11 @@ import Testing
 
   /// `"<pane_dead> <alternate_on>"`.
   private func paneInfo(_ tmux: String, _ directory: TemporaryDirectory) -> String {
-    _ = shell("\(tmux) display -p -t view '#{pane_dead} #{alternate_on}' > \(directory.path)/info")
-    return String(readText("\(directory.path)/info").split(separator: "\n").first ?? "")
+    _ = shell(
+      "\(tmux) display -p -t view '#{pane_dead} #{alternate_on}'"
+        + " > \(directory.path)/info")
+    let line = readText("\(directory.path)/info").split(separator: "\n").first ?? ""
+    return String(line).trimmingSpaces()
   }
 
   private func draw(
