@@ -67,6 +67,22 @@ public struct MorphShape: Sendable, Equatable {
       SIMD2(width - barWidth, height - h1))
   }
 
+  /// The shape for morph value `v` in a unit box (x right, y down).
+  public init(morph v: Float) {
+    self.init(value: v)
+  }
+
+  /// Corner `corner` (0…3) of quad `quad` (0 = left, 1 = right).
+  public subscript(quad: Int, corner: Int) -> SIMD2<Float> {
+    quad == 0 ? left[corner] : right[corner]
+  }
+
+  /// Eight corners: the left quad's four, then the right quad's. Allocates an array;
+  /// per-frame code reads ``left``, ``right`` or the subscript instead.
+  public var corners: [SIMD2<Float>] {
+    [left.p0, left.p1, left.p2, left.p3, right.p0, right.p1, right.p2, right.p3]
+  }
+
   /// True when `point` is inside either quad (the filled glyph).
   public func contains(_ point: SIMD2<Float>) -> Bool {
     left.contains(point) || right.contains(point)
