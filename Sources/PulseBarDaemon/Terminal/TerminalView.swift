@@ -32,7 +32,7 @@ package final class TerminalView {
 
   /// A view writing to any descriptor: `size` fixes the grid instead of asking the
   /// terminal (for the bench and tests, which draw into a pipe or /dev/null).
-  init(
+  package init(
     configuration: Configuration, output: Int32, input: Int32,
     size: (rows: Int, columns: Int)?
   ) {
@@ -112,6 +112,9 @@ package final class TerminalView {
     guard !canvas.bytes.isEmpty else { return }
     canvas.bytes.withUnsafeBytes { _ = Console.writeAll($0, to: output) }
   }
+
+  /// Bytes the last ``draw(scene:bars:status:)`` wrote (0 when nothing changed).
+  package var lastFrameByteCount: Int { canvas.bytes.count }
 
   /// The output terminal's size, or 24 × 80 when it cannot say.
   private func terminalSize() -> (rows: Int, columns: Int) {
