@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 
+@testable import PulseBarDaemon
+
 /// A non-blocking pipe for the terminal view to write into (or read keys from).
 final class TerminalPipe {
   let read: Int32
@@ -104,5 +106,16 @@ extension String {
   func trimmingSpaces() -> String {
     let scalars = unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
     return String(String.UnicodeScalarView(scalars))
+  }
+}
+
+extension TerminalView {
+  /// The composed text of one row of the grid.
+  func text(ofRow row: Int) -> String {
+    var line = ""
+    for column in 0..<canvas.columns {
+      line.unicodeScalars.append(Unicode.Scalar(canvas.scalar(row: row, column: column))!)
+    }
+    return line
   }
 }

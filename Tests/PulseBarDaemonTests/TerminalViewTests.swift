@@ -68,13 +68,13 @@ import Testing
       source: "file:a.wav", state: .paused, fps: 59.96, onsetLatency: 0.0125, cpuPercent: 1.54,
       socketClients: 3, droppedFrames: 7)
     draw(view, scene: Scene(configuration: Configuration()), bars: [0.5], status: status)
-    let line = text(of: view, row: 23)
+    let line = view.text(ofRow: 23)
     for part in [
       "state paused", "fps 60.0", "onset 12.5 ms", "cpu 1.5%", "clients 3", "dropped 7",
     ] {
       #expect(line.contains(part), "\(part) in \(line)")
     }
-    #expect(text(of: view, row: 0).contains("source file:a.wav"))
+    #expect(view.text(ofRow: 0).contains("source file:a.wav"))
   }
 
   @Test func onlyChangedCellsAreWritten() throws {
@@ -134,7 +134,8 @@ import Testing
     let directory = try TemporaryDirectory()
     let wav = try directory.makeSine()
     let status = shell(
-      "env XDG_RUNTIME_DIR=\(directory.path) XDG_CONFIG_HOME=\(directory.path) \(binary) run"
+      "timeout 20 env XDG_RUNTIME_DIR=\(directory.path) XDG_CONFIG_HOME=\(directory.path)"
+        + " \(binary) run"
         + " --foreground --input file:\(wav) > \(directory.path)/out 2> \(directory.path)/err"
         + " < /dev/null")
     #expect(status == 2)
@@ -187,14 +188,6 @@ import Testing
   }
 
   // MARK: - Helpers
-
-  private func text(of view: TerminalView, row: Int) -> String {
-    var line = ""
-    for column in 0..<view.canvas.columns {
-      line.unicodeScalars.append(Unicode.Scalar(view.canvas.scalar(row: row, column: column))!)
-    }
-    return line
-  }
 
   private static func isBraille(_ scalar: Unicode.Scalar) -> Bool {
     (0x2801...0x28FF).contains(scalar.value)
