@@ -147,17 +147,22 @@ import Testing
 
   // MARK: - The real binary in tmux
 
-  @Test func foregroundViewInTmuxDrawsAndRestores() throws {
+  /// Quits with q, Ctrl-C (read as a byte in raw mode) or SIGTERM (the daemon's signal
+  /// thread); each must leave the alternate screen and exit 0.
+  @Test(arguments: ["q", "C-c", "SIGTERM"])
+  func foregroundViewInTmuxDrawsAndRestores(quit: String) throws {
     let binary = try pulsebarBinary()
     let directory = try TemporaryDirectory()
     let wav = try directory.makeSine()
-    let tmux = "tmux -u -L pulsebar-test-\(getpid()) -f \(directory.path)/tmux.conf"
-    writeText("set -g remain-on-exit on\n", to: "\(directory.path)/tmux.conf")
+    let path = directory.path
+    let tmux = "tmux -u -L pulsebar-test-\(getpid())-\(quit) -f \(path)/tmux.conf"
+    writeText("set -g remain-on-exit on\n", to: "\(path)/tmux.conf")
     defer { _ = shell("\(tmux) kill-server 2>/dev/null") }
+    // The inner shell writes its pid and execs pulsebar; the outer one records the exit.
     let command =
-      "env XDG_RUNTIME_DIR=\(directory.path) XDG_CONFIG_HOME=\(directory.path)"
-      + " COLORTERM=truecolor \(binary) run --foreground --input file:\(wav);"
-      + " echo $? > \(directory.path)/exit"
+      "sh -c \"echo \\$\\$ > \(path)/pid; exec env XDG_RUNTIME_DIR=\(path)"
+      + " XDG_CONFIG_HOME=\(path) COLORTERM=truecolor \(binary) run --foreground"
+      + " --input file:\(wav)\"; echo $? > \(path)/exit"
     try #require(shell("\(tmux) new-session -d -x 80 -y 24 -s view '\(command)'") == 0)
 
     // The view appears: braille morph, bars and the status line.
@@ -172,8 +177,14 @@ import Testing
     #expect(pane.contains("state") && pane.contains("fps"), "pane:\n\(pane)")
     #expect(paneInfo(tmux, directory) == "0 1", "alternate screen while running")
 
-    // q quits: the process exits 0 and the pane is back on the normal screen.
-    #expect(shell("\(tmux) send-keys -t view q") == 0)
+    // Quitting: the process exits 0 and the pane is back on the normal screen.
+    if quit == "SIGTERM" {
+      let pid = readText("\(path)/pid").split(separator: "\n").first.flatMap { Int32($0) }
+      let target = try #require(pid, "no pid file")
+      #expect(kill(target, SIGTERM) == 0)
+    } else {
+      #expect(shell("\(tmux) send-keys -t view \(quit)") == 0)
+    }
     var info = ""
     for _ in 0..<30 {
       usleep(100_000)
@@ -181,10 +192,10 @@ import Testing
       if info == "1 0" { break }
     }
     #expect(info == "1 0", "pane_dead alternate_on: \(info)")
-    let exit = readText("\(directory.path)/exit")
+    let exit = readText("\(path)/exit")
     #expect(exit == "0\n", "exit status: \(exit)")
     let after = capture(tmux, directory)
-    #expect(!after.unicodeScalars.contains(where: Self.isBraille), "pane after q:\n\(after)")
+    #expect(!after.unicodeScalars.contains(where: Self.isBraille), "pane after \(quit):\n\(after)")
   }
 
   // MARK: - Helpers
