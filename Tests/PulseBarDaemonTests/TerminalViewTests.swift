@@ -108,6 +108,21 @@ import Testing
         "\u{1B}[1;2H\u{1B}[38;2;16;32;48m♥"))
   }
 
+  @Test func resizeClearsAndRedrawsEverything() {
+    var canvas = TerminalCanvas(truecolor: true)
+    canvas.resize(rows: 24, columns: 80)
+    canvas.set(row: 2, column: 3, scalar: 0x41)
+    canvas.render()
+    canvas.render()
+    #expect(canvas.bytes.isEmpty)  // nothing changed
+    let same = canvas.resize(rows: 24, columns: 80)
+    let bigger = canvas.resize(rows: 30, columns: 100)
+    #expect(!same && bigger)
+    canvas.set(row: 2, column: 3, scalar: 0x41)
+    canvas.render()
+    #expect(String(decoding: canvas.bytes, as: UTF8.self) == "\u{1B}[0m\u{1B}[2J\u{1B}[3;4HA")
+  }
+
   @Test func enterAndRestoreSwitchScreens() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(

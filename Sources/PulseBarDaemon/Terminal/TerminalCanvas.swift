@@ -28,6 +28,8 @@ struct TerminalCanvas {
   private var shown: [TerminalCell] = []
   /// The colour the terminal will draw with next; `nil` when unknown.
   private var pen: UInt32?
+  /// The next render starts by clearing the screen (after a resize or ``invalidate()``).
+  private var needsClear = true
 
   init(truecolor: Bool) {
     self.truecolor = truecolor
@@ -58,8 +60,6 @@ struct TerminalCanvas {
     pen = nil
     needsClear = true
   }
-
-  private var needsClear = true
 
   // MARK: - Drawing
 
@@ -97,16 +97,11 @@ struct TerminalCanvas {
   mutating func write(
     integer value: Int, row: Int, column: Int, color: UInt32 = defaultColor
   ) -> Int {
-    var value = max(0, value)
-    var divisor = 1
-    while divisor <= value / 10 { divisor *= 10 }
     var column = column
-    repeat {
-      set(row: row, column: column, scalar: 0x30 + UInt32(value / divisor), color: color)
-      value %= divisor
-      divisor /= 10
+    Self.forEachDigit(of: max(0, value)) { digit in
+      set(row: row, column: column, scalar: 0x30 + UInt32(digit), color: color)
       column += 1
-    } while divisor > 0
+    }
     return column
   }
 
@@ -185,11 +180,16 @@ struct TerminalCanvas {
   }
 
   private mutating func appendDecimal(_ value: Int) {
+    Self.forEachDigit(of: value) { bytes.append(0x30 + $0) }
+  }
+
+  /// Calls `body` with each decimal digit of `value` (≥ 0), most significant first.
+  private static func forEachDigit(of value: Int, _ body: (UInt8) -> Void) {
     var divisor = 1
     while divisor <= value / 10 { divisor *= 10 }
     var rest = value
     repeat {
-      bytes.append(0x30 + UInt8(rest / divisor))
+      body(UInt8(rest / divisor))
       rest %= divisor
       divisor /= 10
     } while divisor > 0
