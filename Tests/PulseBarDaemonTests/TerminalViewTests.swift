@@ -108,6 +108,14 @@ import Testing
         "\u{1B}[1;2H\u{1B}[38;2;16;32;48m♥"))
   }
 
+  @Test(
+    arguments: [
+      ("♪", 0x266A), ("❤️", 0x2764), ("🎵", 0x2665), ("音", 0x2665), ("", 0x2665), ("*", 0x2A),
+    ] as [(String, UInt32)])
+  func bubbleGlyphsStayOneColumnWide(glyph: String, scalar: UInt32) {
+    #expect(TerminalView.narrowScalar(of: glyph) == scalar)
+  }
+
   @Test func resizeClearsAndRedrawsEverything() {
     var canvas = TerminalCanvas(truecolor: true)
     canvas.resize(rows: 24, columns: 80)

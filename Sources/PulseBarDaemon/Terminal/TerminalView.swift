@@ -40,7 +40,7 @@ package final class TerminalView {
     self.input = input
     fixedSize = size
     canvas = TerminalCanvas(truecolor: Self.terminalHasTruecolor())
-    bubbleScalars = configuration.bubbleGlyphs.map { $0.unicodeScalars.first?.value ?? 0x2A }
+    bubbleScalars = configuration.bubbleGlyphs.map(Self.narrowScalar(of:))
   }
 
   deinit {
@@ -127,6 +127,19 @@ package final class TerminalView {
 
   private func emit(_ text: StaticString) {
     text.withUTF8Buffer { _ = Console.writeAll(UnsafeRawBufferPointer($0), to: output) }
+  }
+
+  /// The glyph's first scalar (a variation selector after it is dropped, so "❤️" draws
+  /// as the text-style ❤), or ♥ when that scalar takes two columns (emoji, CJK): the
+  /// canvas keeps one scalar per one-column cell.
+  static func narrowScalar(of glyph: String) -> UInt32 {
+    guard let scalar = glyph.unicodeScalars.first?.value else { return 0x2665 }
+    let wide: [ClosedRange<UInt32>] = [
+      0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F000...0x10FFFF,
+    ]
+    let isWide = wide.contains { $0.contains(scalar) }
+    return isWide || scalar < 0x20 ? 0x2665 : scalar
   }
 
   private static func terminalHasTruecolor() -> Bool {
