@@ -6,7 +6,7 @@ import Testing
 /// A non-blocking pipe for the terminal view to write into (or read keys from).
 final class TerminalPipe {
   let read: Int32
-  let write: Int32
+  private(set) var write: Int32
 
   init() throws {
     var descriptors: [Int32] = [0, 0]
@@ -21,7 +21,13 @@ final class TerminalPipe {
 
   deinit {
     close(read)
+    if write >= 0 { close(write) }
+  }
+
+  /// Closes the write end: the reader sees the end of input.
+  func closeWriteEnd() {
     close(write)
+    write = -1
   }
 
   /// Everything written so far and not yet read.

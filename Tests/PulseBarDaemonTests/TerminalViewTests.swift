@@ -152,6 +152,16 @@ import Testing
     #expect(view.handleInput() == quits)
   }
 
+  @Test func endOfInputQuitsAndIsNotPolled() throws {
+    let pipe = try TerminalPipe()
+    let view = TerminalView(
+      configuration: Configuration(), output: -1, input: pipe.read, size: (24, 80))
+    #expect(view.inputDescriptor == -1)  // not a terminal: the engine does not poll it
+    #expect(!view.handleInput())  // nothing yet (EAGAIN)
+    pipe.closeWriteEnd()
+    #expect(view.handleInput())  // end of input: the terminal is gone
+  }
+
   @Test func refusesWhenStdoutIsNotATerminal() throws {
     let binary = try pulsebarBinary()
     let directory = try TemporaryDirectory()

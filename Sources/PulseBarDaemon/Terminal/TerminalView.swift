@@ -48,7 +48,9 @@ package final class TerminalView {
   }
 
   /// The descriptor the engine polls for key presses.
-  package var inputDescriptor: Int32 { input }
+  /// It is -1 (which `poll` skips) when stdin is not a terminal: /dev/null or a spent
+  /// pipe would read as "ready" forever and spin the engine.
+  package var inputDescriptor: Int32 { isatty(input) != 0 ? input : -1 }
 
   // MARK: - Lifecycle
 
@@ -86,11 +88,13 @@ package final class TerminalView {
 
   // MARK: - Input
 
-  /// Reads the pending keys; true when the user asked to quit (q, Q or Ctrl-C).
+  /// Reads the pending keys; true when the user asked to quit (q, Q or Ctrl-C) or the
+  /// terminal is gone (end of input or an error such as EIO after a hang-up).
   package func handleInput() -> Bool {
     assertConfined()
     let count = inputBytes.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-    guard count > 0 else { return false }
+    if count < 0 { return errno != EAGAIN && errno != EINTR }
+    if count == 0 { return inputHungUp() }
     for index in 0..<count {
       switch inputBytes[index] {
       case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03: return true
@@ -98,6 +102,14 @@ package final class TerminalView {
       }
     }
     return false
+  }
+
+  /// True when the input reports a hang-up (a raw terminal also reads 0 bytes when
+  /// simply idle, so a zero-length read alone proves nothing).
+  private func inputHungUp() -> Bool {
+    var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptor, 1, 0) > 0 else { return false }
+    return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
   }
 
   // MARK: - Frame
