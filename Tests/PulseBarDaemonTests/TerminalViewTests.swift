@@ -116,6 +116,25 @@ import Testing
     #expect(TerminalView.narrowScalar(of: glyph) == scalar)
   }
 
+  @Test(arguments: [(0, 0), (1, 1), (3, 10), (8, 30), (12, 200), (120, 400)] as [(Int, Int)])
+  func drawsAtAnySize(rows: Int, columns: Int) throws {
+    let pipe = try TerminalPipe()
+    let view = TerminalView(
+      configuration: Configuration(), output: pipe.write, input: -1, size: (rows, columns))
+    var scene = Scene(configuration: Configuration())
+    for frame in 0..<30 {
+      scene.advance(
+        to: Double(frame) / 60, activity: .running, signalPresent: true, onset: frame % 10 == 0)
+      draw(view, scene: scene, bars: [1, 0.5, 0, 0.25])
+      _ = pipe.drain()
+    }
+    #expect(view.canvas.rows == rows && view.canvas.columns == columns)
+    if rows >= 8 && columns >= 30 {
+      #expect(
+        (0..<rows).contains { view.text(ofRow: $0).unicodeScalars.contains { $0.value == 0x2588 } })
+    }
+  }
+
   @Test func resizeClearsAndRedrawsEverything() {
     var canvas = TerminalCanvas(truecolor: true)
     canvas.resize(rows: 24, columns: 80)
