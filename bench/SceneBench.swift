@@ -33,12 +33,64 @@ func runSceneBench() {
   }
   print(row("scene+render", total, of: analysisNs) + "  (budget ≤ 10 %)")
 
-  let terminal = bench.timeTerminalView(frames: 600)
-  let percent = terminal.nanoseconds / 1000 * 60 / 1_000_000 * 100
-  print(
-    "terminal view \(format(terminal.nanoseconds / 1000, 1)) µs/frame at 80×24,"
-      + " \(format(percent, 3)) % of a core at 60 fps (budget ≤ 2 %),"
-      + " \(terminal.bytesPerFrame) bytes/frame")
+  for target in [TerminalTarget.pseudoTerminal, .devNull] {
+    guard let terminal = bench.timeTerminalView(frames: 600, into: target) else {
+      print("terminal view (\(target.rawValue)): could not open it")
+      continue
+    }
+    let percent = terminal.nanoseconds / 1000 * 60 / 1_000_000 * 100
+    print(
+      "terminal view \(format(terminal.nanoseconds / 1000, 1)) µs/frame at 80×24 into"
+        + " \(target.rawValue), \(format(percent, 3)) % of a core at 60 fps (budget ≤ 2 %),"
+        + " \(terminal.bytesPerFrame) bytes/frame")
+  }
+}
+
+/// Where the terminal view's bench draws: a pseudo-terminal (the kernel's tty layer
+/// included, a thread drains the other side) or /dev/null (the view alone).
+private enum TerminalTarget: String {
+  case pseudoTerminal = "a pty"
+  case devNull = "/dev/null"
+
+  /// Opens the descriptor the view writes to, and a cleanup that closes everything.
+  func open() -> (descriptor: Int32, close: () -> Void)? {
+    switch self {
+    case .devNull:
+      let descriptor = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      return (descriptor, { Glibc.close(descriptor) })
+    case .pseudoTerminal:
+      // unlockpt/ptsname are not in Swift's Glibc: their ioctls, TIOCSPTLCK and TIOCGPTN
+      // (_IOW/_IOR('T', 0x31/0x30, int), function-like macros Swift cannot import).
+      let master = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+      var unlock: Int32 = 0
+      var number: Int32 = 0
+      guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0,
+        ioctl(master, 0x8004_5430, &number) == 0
+      else { return nil }
+      let slave = Glibc.open("/dev/pts/\(number)", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      guard slave >= 0 else { return nil }
+      var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+      _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+      // The terminal emulator's side: read and discard everything the view writes.
+      let stop = StopSignal()
+      startThread {
+        var sink = [UInt8](repeating: 0, count: 1 << 16)
+        while stop.waitReadable(master) {
+          _ = sink.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        }
+      }
+      return (
+        slave,
+        {
+          stop.request()
+          usleep(50_000)
+          Glibc.close(slave)
+          Glibc.close(master)
+        }
+      )
+    }
+  }
 }
 
 /// One table row: name, ns/frame and the share of the analysis cost.
@@ -177,10 +229,12 @@ private final class SceneBenchInput {
     scene.composeBars(live: live, into: display)
   }
 
-  /// `frames` terminal-view frames at 80 × 24 into /dev/null; ns per frame and bytes.
-  func timeTerminalView(frames: Int) -> (nanoseconds: Double, bytesPerFrame: Int) {
-    let output = open("/dev/null", O_WRONLY | O_CLOEXEC)
-    defer { close(output) }
+  /// `frames` terminal-view frames at 80 × 24 into `target`; ns per frame and bytes.
+  func timeTerminalView(frames: Int, into target: TerminalTarget) -> (
+    nanoseconds: Double, bytesPerFrame: Int
+  )? {
+    guard let (output, closeOutput) = target.open() else { return nil }
+    defer { closeOutput() }
     let view = TerminalView(configuration: configuration, output: output, input: -1, size: (24, 80))
     var scene = Scene(configuration: configuration)
     var display = [Float](repeating: 0, count: configuration.bars)
