@@ -37,9 +37,10 @@ struct OnsetDetector {
     let bits = x.bitPattern
     let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xff) - 127)
     let m = Float(bitPattern: (bits & 0x7f_ffff) | 0x3f80_0000)
-    let polynomial =
+    // ln(m) on [1, 2) by a quartic; scaled to log2.
+    let naturalLog =
       -1.741_793_9 + (2.821_202_6 + (-1.469_956_8 + (0.447_179_55 - 0.056_570_851 * m) * m) * m) * m
-    return exponent + polynomial
+    return exponent + naturalLog * 1.442_695
   }
 
   /// Frees the per-bin memory (the owning analyser's deinit).
