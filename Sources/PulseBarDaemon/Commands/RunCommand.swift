@@ -11,9 +11,6 @@ package enum RunCommand {
     do {
       configuration = try ConfigLoading.apply(
         options.overrides, to: ConfigLoading.load(path: options.configPath))
-    } catch let error as ConfigError {
-      Console.error("pulsebar: \(error)\n")
-      return 2
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
