@@ -1,0 +1,44 @@
+import PulseBarAudio
+import PulseBarCore
+
+/// The `--foreground` delivery: draws each frame into the ``TerminalView``, with the
+/// status line's figures (fps and CPU measured here, socket figures and the onset
+/// latency asked of the daemon through closures).
+///
+/// Registers the same consumer as stdout (format and bar count of the configuration), so
+/// the pipeline bands no extra layout. Confined to the engine thread, like the view.
+/// Wiring: `engine.input = (view.inputDescriptor, { !view.handleInput() })`, call
+/// `view.enter()` before `engine.run()` and `view.restore()` after it.
+package final class TerminalDelivery: FrameDelivery {
+  package let view: TerminalView
+  package let wantedKeys: [ConsumerKey]
+  package let keysVersion: UInt64 = 0
+  /// Socket clients connected and frames dropped for slow ones; `nil` shows zeros.
+  package var socketFigures: (() -> (clients: Int, dropped: Int))?
+  /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
+  /// (the capture fragment) as the estimate.
+  package var onsetLatency: (() -> Double?)?
+  private let key: ConsumerKey
+  private var meter = TerminalMeter()
+
+  package init(view: TerminalView, configuration: Configuration) {
+    self.view = view
+    key = ConsumerKey(format: configuration.format, bars: configuration.bars)
+    wantedKeys = [key]
+  }
+
+  package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
+    guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
+    meter.frame()
+    let figures = socketFigures?() ?? (clients: 0, dropped: 0)
+    let latency =
+      onsetLatency.map { $0() } ?? Double(pipeline.hopFrames) / Double(pipeline.sampleRate)
+    let status = TerminalStatus(
+      source: info.connected ? info.source : "audio server unreachable",
+      state: pipeline.scene.state, fps: meter.fps, onsetLatency: latency,
+      cpuPercent: meter.cpuPercent, socketClients: figures.clients,
+      droppedFrames: figures.dropped)
+    view.draw(scene: pipeline.scene, bars: bars, status: status)
+    return true
+  }
+}

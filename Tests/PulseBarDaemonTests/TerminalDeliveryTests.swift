@@ -1,0 +1,41 @@
+import Glibc
+import Testing
+
+@testable import PulseBarDaemon
+
+/// The `--foreground` delivery: the pipeline's frame drawn into the view, with figures.
+@Suite struct TerminalDeliveryTests {
+  @Test func drawsThePipelinesFrameWithItsStatus() throws {
+    let configuration = Configuration()
+    let pipe = try TerminalPipe()
+    let view = TerminalView(
+      configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
+    let delivery = TerminalDelivery(view: view, configuration: configuration)
+    delivery.socketFigures = { (clients: 4, dropped: 9) }
+    let pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
+    for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
+
+    let hop = pipeline.hopFrames
+    let audio = (0..<hop).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 44100)) }
+    audio.withUnsafeBufferPointer { pipeline.advance(audio: $0, activity: .running) }
+    let info = FrameInfo(time: pipeline.time, source: "file:a.wav", connected: true)
+    #expect(delivery.deliver(pipeline: pipeline, info: info))
+
+    #expect(pipe.drain().count > 500)
+    let status = view.text(ofRow: 23)
+    for part in ["state playing", "clients 4", "dropped 9", "onset 16.7 ms"] {
+      #expect(status.contains(part), "\(part) in \(status)")
+    }
+    #expect(view.text(ofRow: 0).contains("source file:a.wav"))
+  }
+
+  @Test func meterCountsFramesAndRefreshesEachSecond() {
+    var meter = TerminalMeter()
+    meter.frame(now: 10)
+    for frame in 1...59 { meter.frame(now: 10 + Double(frame) / 60) }
+    #expect(meter.fps == 0)  // the first window is not complete yet
+    meter.frame(now: 11)
+    #expect(meter.fps == 60)
+    #expect(meter.cpuPercent >= 0)
+  }
+}
