@@ -126,3 +126,36 @@ import Testing
     #expect(Subscription.requestLine(format: nil, bars: nil) == "\n")
   }
 }
+
+/// `pulsebar listen`'s pure parts: back-off and offline frames.
+@Suite struct ListenCommandTests {
+  @Test func backoffDoublesUpToTwoSecondsAndResets() {
+    var backoff = Backoff()
+    let delays = (0..<7).map { _ in backoff.next() }
+    #expect(
+      delays == [
+        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+        .milliseconds(1600), .seconds(2), .seconds(2),
+      ])
+    backoff.reset()
+    #expect(backoff.next() == .milliseconds(100))
+  }
+
+  @Test func offlineFramesPerFormat() {
+    var configuration = Configuration()
+    configuration.offlineText = "♪ off"
+    #expect(
+      ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
+        == #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        + "\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .json, bars: 8, configuration: configuration)
+        == "{\"state\":\"offline\"}\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
+        == "♪ off\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .raw, bars: 4, configuration: configuration)
+        == "0;0;0;0;\n")
+  }
+}
