@@ -15,7 +15,7 @@ import Testing
     ("format=waybar bars=12\n", Subscription(format: .waybar, bars: 12)),
     ("bars=3 format=json\n", Subscription(format: .json, bars: 3)),
     ("format=raw\r\n", Subscription(format: .raw, bars: 8)),
-    ("bars=256\n", Subscription(format: .text, bars: 256)),
+    ("bars=512\n", Subscription(format: .text, bars: 512)),
     ("\n", base),
     ("  format=text\tbars=1  \n", Subscription(format: .text, bars: 1)),
   ])
@@ -27,9 +27,9 @@ import Testing
 
   @Test(arguments: [
     ("format=svg\n", "error: unknown format 'svg' (text, waybar, json, raw)\n"),
-    ("bars=0\n", "error: bars must be 1...256, got '0'\n"),
-    ("bars=257\n", "error: bars must be 1...256, got '257'\n"),
-    ("bars=many\n", "error: bars must be 1...256, got 'many'\n"),
+    ("bars=0\n", "error: bars must be 1...512, got '0'\n"),
+    ("bars=513\n", "error: bars must be 1...512, got '513'\n"),
+    ("bars=many\n", "error: bars must be 1...512, got 'many'\n"),
     ("colour=red\n", "error: unknown key 'colour' (format, bars)\n"),
     ("format\n", "error: expected key=value, got 'format'\n"),
     ("bars=2 bars=3\n", "error: duplicate key 'bars'\n"),

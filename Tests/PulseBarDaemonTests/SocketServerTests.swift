@@ -74,7 +74,7 @@ import Testing
     ("\u{0}\u{1}\u{2}\u{3}binary\n", "error: binary data in subscription line"),
     (String(repeating: "x", count: 300) + "\n", "error: subscription line longer than 256 bytes"),
     ("format=svg\n", "error: unknown format 'svg' (text, waybar, json, raw)"),
-    ("bars=9999\n", "error: bars must be 1...256, got '9999'"),
+    ("bars=9999\n", "error: bars must be 1...512, got '9999'"),
   ])
   func badLinesGetAnErrorAndACloseWhileOthersCarryOn(line: String, reply: String) throws {
     try withServer { server, path in

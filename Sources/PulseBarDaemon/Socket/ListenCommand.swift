@@ -9,6 +9,21 @@ import PulseBarCore
 /// with back-off from 100 ms up to 2 s. It exits 0 on SIGTERM or SIGINT and when its stdout
 /// goes away (EPIPE); 2 when the daemon refuses the subscription it asked for.
 package enum ListenCommand {
+  /// `pulsebar listen [--socket PATH] [--format F] [--bars N] [--config FILE]`: loads the config
+  /// (for the socket path, default format and offline text), then ``run(socketPath:format:bars:configuration:)``.
+  package static func run(_ options: ListenOptions) -> Int32 {
+    let configuration: Configuration
+    do {
+      configuration = try ConfigLoading.load(path: options.configPath)
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 2
+    }
+    return run(
+      socketPath: options.socketPath ?? "", format: options.format, bars: options.bars,
+      configuration: configuration)
+  }
+
   /// Runs until a signal or a closed stdout; returns the exit status.
   package static func run(
     socketPath: String, format: OutputFormat?, bars: Int?, configuration: Configuration

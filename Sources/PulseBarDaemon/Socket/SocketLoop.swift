@@ -184,6 +184,10 @@ final class SocketLoop {
     case .none:
       break
     case .subscribe(let subscription):
+      if let problem = server.validate?(subscription) {
+        apply(.reject("error: \(problem)\n"), slot)
+        return
+      }
       connections[slot]!.attached = subscription
       server.attach(slot: slot, to: subscription)
       flush(slot)

@@ -28,6 +28,7 @@ package final class SocketServer: Sendable {
   let wakeDescriptor: FileDescriptor
   let shared: Mutex<SharedState>
   let onSubscriptionsChanged: (@Sendable () -> Void)?
+  let validate: (@Sendable (Subscription) -> String?)?
   private let version = Atomic<UInt64>(0)
   let connectedClients = Atomic<Int>(0)
   let droppedLines = Atomic<Int>(0)
@@ -56,11 +57,15 @@ package final class SocketServer: Sendable {
   /// A server on `listener` (bound and listening, non-blocking). `ownsPath` is the socket file
   /// to remove on ``stop()``; `nil` when systemd owns it. `onSubscriptionsChanged` is called
   /// on the loop thread whenever ``subscriptionsVersion`` changes (to wake an idle engine).
+  /// `validate` vets a subscription the line syntax allows but the engine cannot serve (odd
+  /// bars in stereo): it returns the reason, sent as `error: <reason>`, or `nil`.
   package init(
     listener: FileDescriptor, ownsPath: String?, configuration: Configuration,
     defaultSubscription: Subscription, logger: Logger = Logger(),
+    validate: (@Sendable (Subscription) -> String?)? = nil,
     onSubscriptionsChanged: (@Sendable () -> Void)? = nil
   ) {
+    self.validate = validate
     self.listener = listener
     self.ownsPath = ownsPath
     self.maxClients = max(1, configuration.maxClients)

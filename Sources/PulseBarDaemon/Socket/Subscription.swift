@@ -13,7 +13,7 @@ package struct Subscription: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Bar counts a client may ask for.
-  package static let barRange = 1...256
+  package static let barRange = 1...512  // as the `bars` config key
 
   /// The subscription line a client sends: `format=<f> bars=<n>`, only the parts given, and a
   /// bare newline (the daemon's default at once, without waiting out the 100 ms) when neither is.

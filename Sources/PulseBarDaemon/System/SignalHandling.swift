@@ -59,46 +59,6 @@ package final class SignalReceiver {
     let number = CInt(info.ssi_signo)
     return number == SIGTERM || number == SIGINT ? .terminate(number) : .reload(number)
   }
-
-  /// Waits up to `timeout` (forever when `nil`) for a signal.
-  package func wait(timeout: Duration?) -> DaemonSignal? {
-    if let signal = poll() { return signal }
-    var descriptors = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-    let milliseconds = timeout.map { Int32(clamping: $0.milliseconds) } ?? -1
-    _ = Glibc.poll(&descriptors, 1, milliseconds)
-    return poll()
-  }
-
-  /// The daemon's main-thread loop: waits for signals, pings the watchdog on time, calls
-  /// `reload` on SIGHUP/SIGUSR1 (wrapped in `RELOADING=1` … `READY=1`), and returns the
-  /// signal that asked to stop after sending `STOPPING=1`.
-  package func run(
-    notifier: SystemdNotifier?, status: () -> String = { "running" },
-    reload: () -> Void
-  ) -> CInt {
-    let interval = notifier?.watchdogInterval
-    var nextPing = interval.map { ContinuousClock.now + $0 }
-    while true {
-      let timeout = nextPing.map { max(.zero, $0 - ContinuousClock.now) }
-      let received = wait(timeout: timeout)
-      if let interval, let due = nextPing, ContinuousClock.now >= due {
-        notifier?.watchdog()
-        nextPing = due + interval
-        if nextPing! < ContinuousClock.now { nextPing = ContinuousClock.now + interval }
-      }
-      switch received {
-      case .terminate(let number):
-        notifier?.stopping()
-        return number
-      case .reload:
-        notifier?.reloading()
-        reload()
-        notifier?.ready(status: status())
-      case nil:
-        continue
-      }
-    }
-  }
 }
 
 extension Duration {

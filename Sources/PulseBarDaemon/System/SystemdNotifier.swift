@@ -67,6 +67,21 @@ package struct SystemdNotifier: Sendable {
   /// `STOPPING=1`.
   package func stopping() { send("STOPPING=1") }
 
+  /// Sends `WATCHDOG=1` every ``watchdogInterval`` from a thread of its own, for the life of
+  /// the process; does nothing when systemd set no watchdog.
+  package func startWatchdog() {
+    guard let interval = watchdogInterval else { return }
+    let notifier = self
+    _ = PosixThread.spawn {
+      let microseconds = max(1, interval.milliseconds * 1000)
+      while true {
+        notifier.watchdog()
+        // A signal cutting the sleep short only makes a ping early, which is harmless.
+        usleep(UInt32(clamping: microseconds))
+      }
+    }
+  }
+
   /// A status line without newlines (a newline would start a new key).
   private static func clean(_ text: String) -> String {
     String(text.map { $0.isNewline ? " " : $0 })
