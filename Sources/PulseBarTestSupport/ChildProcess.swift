@@ -110,7 +110,13 @@ public final class ChildProcess {
       }
       let remaining = deadline - Self.now()
       if remaining <= 0 { return nil }
-      if !pump(timeout: remaining) { return nil }
+      if !pump(timeout: remaining) {
+        // Closed: what is pending may still hold whole lines, or a last unterminated one.
+        if stdoutPending.contains(UInt8(ascii: "\n")) { continue }
+        guard !stdoutPending.isEmpty else { return nil }
+        defer { stdoutPending.removeAll() }
+        return String(decoding: stdoutPending, as: UTF8.self)
+      }
     }
   }
 

@@ -160,6 +160,11 @@ public final class FramePipeline {
     return UnsafeBufferPointer(displayBars[index])
   }
 
+  /// The analyser's bars for `bars` before the scene blends in rest heights, if registered.
+  public func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+    layouts.first { $0.barCount == bars }?.heights
+  }
+
   /// Forgets the history after a stream switch (sink change, reconnect).
   public func resetAudio() { analyzer.reset() }
 
