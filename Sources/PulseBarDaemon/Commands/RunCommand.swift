@@ -95,34 +95,52 @@ package enum RunCommand {
     guard let (pipeline, key) = makePipeline(configuration: configuration, sampleRate: sampleRate)
     else { return 2 }
     let signals = blockDaemonSignals()
+    let logger = Logger(verbose: options.verbose)
+    let notifier = SystemdNotifier.fromEnvironment()
     var deliveries: [FrameDelivery] = []
     if options.writeStdout { deliveries.append(DescriptorDelivery(key: key)) }
+    let socket: SocketDelivery?
+    do {
+      socket = try DaemonSocket.open(
+        socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
+        logger: logger)
+    } catch {
+      logger.error(error.description)
+      return 1
+    }
+    if let socket { deliveries.append(socket) }
     let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, deliveries: deliveries, signalDescriptor: signals,
       reload: {
+        notifier?.reloading()
+        defer { notifier?.ready(status: "reloaded") }
         do {
           var reloaded = try ConfigLoading.load(path: options.configPath)
           reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
           reloaded.input = configuration.input
           return reloaded
         } catch {
-          Console.error("pulsebar: config not reloaded, keeping the old one: \(error)\n")
+          logger.error("config not reloaded, keeping the old one: \(error)")
           return nil
         }
       })
+    engine.onStatus = { notifier?.status($0) }
     source.start(into: buffer)
+    socket?.server.start()
+    notifier?.ready(status: "capturing \(configuration.input)")
+    notifier?.startWatchdog()
     let status = engine.run()
+    notifier?.stopping()
+    socket?.server.stop()
     source.stop()
     return status
   }
 
   /// Blocks the daemon's signals in every thread started later and returns a signalfd for them.
   private static func blockDaemonSignals() -> Int32 {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&set, signal) }
-    pthread_sigmask(SIG_BLOCK, &set, nil)
+    SignalHandling.blockDaemonSignals()
+    var set = SignalHandling.signalSet()
     return signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
   }
 }
