@@ -94,11 +94,23 @@ package enum RunCommand {
   ) -> Int32 {
     guard let (pipeline, key) = makePipeline(configuration: configuration, sampleRate: sampleRate)
     else { return 2 }
+    // The terminal view refuses before anything starts when stdout is not a terminal.
+    var terminal: TerminalDelivery?
+    if options.foreground {
+      do {
+        terminal = TerminalDelivery(
+          view: try TerminalView(configuration: configuration), configuration: configuration)
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 2
+      }
+    }
     let signals = blockDaemonSignals()
     let logger = Logger(verbose: options.verbose)
     let notifier = SystemdNotifier.fromEnvironment()
     var deliveries: [FrameDelivery] = []
-    if options.writeStdout { deliveries.append(DescriptorDelivery(key: key)) }
+    // In the foreground the terminal view owns stdout.
+    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
     let socket: SocketDelivery?
     do {
       socket = try DaemonSocket.open(
@@ -109,6 +121,14 @@ package enum RunCommand {
       return 1
     }
     if let socket { deliveries.append(socket) }
+    if let terminal {
+      deliveries.append(terminal)
+      if let socket {
+        terminal.socketFigures = {
+          (socket.server.clientCount, socket.server.droppedFrames)
+        }
+      }
+    }
     let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, deliveries: deliveries, signalDescriptor: signals,
@@ -126,6 +146,12 @@ package enum RunCommand {
         }
       })
     engine.onStatus = { notifier?.status($0) }
+    if let view = terminal?.view {
+      // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
+      engine.input = (view.inputDescriptor, { !view.handleInput() })
+      view.enter()
+    }
+    defer { terminal?.view.restore() }
     source.start(into: buffer)
     socket?.server.start()
     notifier?.ready(status: "capturing \(configuration.input)")
