@@ -13,6 +13,8 @@ public final class ChildProcess {
   private var stdoutPending: [UInt8] = []
   private var stderrBytes: [UInt8] = []
   private var exitStatus: Int32?
+  /// CPU seconds (user + system) the child and its waited-for children used; set once it exited.
+  public private(set) var cpuSeconds: Double = 0
 
   /// Spawns `executable` (a path, or a name looked up in PATH) with `arguments`.
   ///
@@ -176,8 +178,16 @@ public final class ChildProcess {
     let deadline = Self.now() + timeout
     while true {
       var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
+      var usage = rusage()
+      let result = wait4(pid, &status, WNOHANG, &usage)
+      if result < 0 && errno == ECHILD {
+        exitStatus = -1
+        return -1
+      }
       if result == pid {
+        cpuSeconds =
+          Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+          + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         exitStatus = code
         drain(stderrDescriptor, into: &stderrBytes)

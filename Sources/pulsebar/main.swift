@@ -23,8 +23,7 @@ case .success(.bands(let options)):
   status = InfoCommands.bands(options)
 case .success(.run(let options)):
   status = RunCommand.run(options)
-case .success(.listen):
-  Console.error("pulsebar: listen is not built yet\n")
-  status = 1
+case .success(.listen(let options)):
+  status = ListenCommand.run(options)
 }
 exit(status)

@@ -194,3 +194,8 @@ import Testing
     #expect(late == 0)
   }
 }
+
+@Test(arguments: [1.0, 1.5, 2.0, 3.7, 10, 1000, 123_456])
+func fastLogMatchesLibm(value: Float) {
+  #expect(abs(OnsetDetector.fastLog2(value) - log2f(value)) < 2e-4)
+}

@@ -163,13 +163,14 @@ import Testing
     #expect(version.status == 0 && version.lines.first?.hasPrefix("pulsebar ") == true)
   }
 
+  /// Raw PCM written in real time (25 ms chunks, as a player writes it) is read and banded.
   @Test func rawPCMFromStdin() throws {
+    let raw = Self.directory + "/tone.raw"
+    try Binary.shell("sox -n -t raw -r 44100 -e signed -b 16 -c 2 \(raw) synth 1 sine 1000")
+    let writer =
+      "i=0; while [ $i -lt 40 ]; do dd if=\(raw) bs=4410 skip=$i count=1 2>/dev/null; sleep 0.025; i=$((i+1)); done"
     let child = try ChildProcess(
-      "sh",
-      [
-        "-c",
-        "sox -n -t raw -r 44100 -e signed -b 16 -c 2 - synth 1 sine 1000 | \(Binary.path) --input stdin --format raw --bars 8",
-      ])
+      "sh", ["-c", "(\(writer)) | \(Binary.path) --input stdin --format raw --bars 8"])
     let lines = child.readLines(for: 5)
     #expect(try child.waitForExit(timeout: 10) == 0)
     // The middle of the stream (the last line is the resting frame after stdin ends).

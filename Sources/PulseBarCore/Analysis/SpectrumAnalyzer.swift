@@ -114,14 +114,16 @@ public final class SpectrumAnalyzer {
       if kept < length {
         (base).update(from: base + kept, count: length - kept)
       }
-      var source = (skipped) * channels + channel
+      var source = skipped * channels + channel
       let destination = base + (length - kept)
+      var peak = framePeak
       for index in 0..<kept {
         let sample = samples[source]
         destination[index] = sample
-        framePeak = max(framePeak, abs(sample))
+        peak = max(peak, abs(sample))
         source += channels
       }
+      framePeak = peak
     }
   }
 

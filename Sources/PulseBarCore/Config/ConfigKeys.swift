@@ -84,7 +84,7 @@ public enum ConfigKeys {
     integer(
       "socket", "max_clients", 1...1024, \.maxClients,
       "clients served at once; the next gets 'error: too many clients'"),
-    seconds(
+    number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
       "seconds of digital silence before playing counts as paused"),
     Setting(
@@ -103,13 +103,13 @@ public enum ConfigKeys {
         configuration.restHeights = heights
       },
       render: { $0.restHeights.map(\.formattedSetting).joined(separator: ", ") }),
-    seconds(
+    number(
       "scene", "morph_duration", 0...5, \.morphDuration, "seconds the play/pause morph takes"),
     glyphs("bubbles", "glyphs", \.bubbleGlyphs, "glyphs a bubble picks from at random"),
     integer("bubbles", "max", 0...64, \.bubbleMax, "bubbles alive at once (0 turns them off)"),
-    seconds(
+    number(
       "bubbles", "min_interval", 0...10, \.bubbleMinInterval, "least seconds between two bubbles"),
-    seconds("bubbles", "duration", 0.5...30, \.bubbleDuration, "seconds a bubble lives"),
+    number("bubbles", "duration", 0.5...30, \.bubbleDuration, "seconds a bubble lives"),
     number(
       "bubbles", "max_left", 0...10000, \.bubbleMaxLeft,
       "how far left a bubble drifts (the seed's points)"),
@@ -136,34 +136,16 @@ public enum ConfigKeys {
       }, render: { String($0[keyPath: path]) })
   }
 
-  private static func number(
-    _ section: String, _ key: String, _ range: ClosedRange<Float>,
-    _ path: WritableKeyPath<Configuration, Float> & Sendable, _ help: String
+  /// A real number (`Float` Hz and gains, `Double` seconds) within `range`.
+  private static func number<Value: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
+    _ section: String, _ key: String, _ range: ClosedRange<Value>,
+    _ path: WritableKeyPath<Configuration, Value> & Sendable, _ help: String
   ) -> Setting {
     Setting(
       section: section, key: key, help: help,
       apply: { text, configuration throws(ValueError) in
-        guard let value = Float(text), value.isFinite else {
+        guard let value = Value(text), value.isFinite else {
           throw ValueError("expected a number, got '\(text)'")
-        }
-        guard range.contains(value) else {
-          throw ValueError(
-            "\(value.formattedSetting) is out of range \(range.lowerBound.formattedSetting)…\(range.upperBound.formattedSetting)"
-          )
-        }
-        configuration[keyPath: path] = value
-      }, render: { $0[keyPath: path].formattedSetting })
-  }
-
-  private static func seconds(
-    _ section: String, _ key: String, _ range: ClosedRange<Double>,
-    _ path: WritableKeyPath<Configuration, Double> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        guard let value = Double(text), value.isFinite else {
-          throw ValueError("expected seconds, got '\(text)'")
         }
         guard range.contains(value) else {
           throw ValueError(

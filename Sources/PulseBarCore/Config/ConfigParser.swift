@@ -115,15 +115,8 @@ extension StringProtocol {
   }
 }
 
-extension Float {
+extension BinaryFloatingPoint where Self: LosslessStringConvertible {
   /// `50` rather than `50.0`, for messages and the shipped config.
-  package var formattedSetting: String {
-    self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
-  }
-}
-
-extension Double {
-  /// `2` rather than `2.0`, for messages and the shipped config.
   package var formattedSetting: String {
     self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
   }

@@ -146,6 +146,14 @@ public final class FramePipeline {
     return consumer.renderer.line
   }
 
+  /// Consumer `index`'s current line, whether or not its last render changed it; `nil` before
+  /// its first render. (Several deliveries may read one consumer; only the first to render in
+  /// a frame sees `render` return the line.)
+  public func lastLine(_ index: Int) -> ByteLine? {
+    let line = consumers[index].renderer.line
+    return line.bytes.isEmpty ? nil : line
+  }
+
   /// The bars drawn for `bars` (the display buffer of that layout), if registered.
   public func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
     guard let index = layouts.firstIndex(where: { $0.barCount == bars }) else { return nil }

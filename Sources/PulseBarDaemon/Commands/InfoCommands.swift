@@ -34,9 +34,6 @@ package enum InfoCommands {
       }
       Console.output(text)
       return 0
-    } catch let error as ConfigError {
-      Console.error("pulsebar: \(error)\n")
-      return 2
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2

@@ -11,9 +11,6 @@ package enum RunCommand {
     do {
       configuration = try ConfigLoading.apply(
         options.overrides, to: ConfigLoading.load(path: options.configPath))
-    } catch let error as ConfigError {
-      Console.error("pulsebar: \(error)\n")
-      return 2
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
@@ -97,35 +94,79 @@ package enum RunCommand {
   ) -> Int32 {
     guard let (pipeline, key) = makePipeline(configuration: configuration, sampleRate: sampleRate)
     else { return 2 }
+    // The terminal view refuses before anything starts when stdout is not a terminal.
+    var terminal: TerminalDelivery?
+    if options.foreground {
+      do {
+        terminal = TerminalDelivery(
+          view: try TerminalView(configuration: configuration), configuration: configuration)
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 2
+      }
+    }
     let signals = blockDaemonSignals()
+    let logger = Logger(verbose: options.verbose)
+    let notifier = SystemdNotifier.fromEnvironment()
     var deliveries: [FrameDelivery] = []
-    if options.writeStdout { deliveries.append(DescriptorDelivery(key: key)) }
+    // In the foreground the terminal view owns stdout.
+    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
+    let socket: SocketDelivery?
+    do {
+      socket = try DaemonSocket.open(
+        socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
+        logger: logger)
+    } catch {
+      logger.error(error.description)
+      return 1
+    }
+    if let socket { deliveries.append(socket) }
+    if let terminal {
+      deliveries.append(terminal)
+      if let socket {
+        terminal.socketFigures = {
+          (socket.server.clientCount, socket.server.droppedFrames)
+        }
+      }
+    }
     let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, deliveries: deliveries, signalDescriptor: signals,
       reload: {
+        notifier?.reloading()
+        defer { notifier?.ready(status: "reloaded") }
         do {
           var reloaded = try ConfigLoading.load(path: options.configPath)
           reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
           reloaded.input = configuration.input
           return reloaded
         } catch {
-          Console.error("pulsebar: config not reloaded, keeping the old one: \(error)\n")
+          logger.error("config not reloaded, keeping the old one: \(error)")
           return nil
         }
       })
+    engine.onStatus = { notifier?.status($0) }
+    if let view = terminal?.view {
+      // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
+      engine.input = (view.inputDescriptor, { !view.handleInput() })
+      view.enter()
+    }
+    defer { terminal?.view.restore() }
     source.start(into: buffer)
+    socket?.server.start()
+    notifier?.ready(status: "capturing \(configuration.input)")
+    notifier?.startWatchdog()
     let status = engine.run()
+    notifier?.stopping()
+    socket?.server.stop()
     source.stop()
     return status
   }
 
   /// Blocks the daemon's signals in every thread started later and returns a signalfd for them.
   private static func blockDaemonSignals() -> Int32 {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&set, signal) }
-    pthread_sigmask(SIG_BLOCK, &set, nil)
+    SignalHandling.blockDaemonSignals()
+    var set = SignalHandling.signalSet()
     return signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
   }
 }

@@ -59,6 +59,12 @@ package final class Engine {
     if signalDescriptor >= 0 {
       descriptors.append(pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0))
     }
+    // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
+    let firstWake = descriptors.count
+    for delivery in deliveries where delivery.wakeDescriptor >= 0 {
+      descriptors.append(pollfd(fd: delivery.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+    }
+    let wakes = firstWake..<descriptors.count
     if let input {
       descriptors.append(pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0))
     }
@@ -73,7 +79,11 @@ package final class Engine {
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
       let produced = consumeAudio()
-      if !produced && ready == 0 { tickWithoutAudio() }
+      if !produced && ready == 0 {
+        tickWithoutAudio()
+      } else if !produced && wakes.contains(where: { descriptors[$0].revents != 0 }) {
+        deliverFrame()  // the same scene, rendered for new consumers; others write nothing
+      }
       if status.endOfStream && buffer.availableSamples < pipeline.hopFrames * buffer.channels {
         break
       }

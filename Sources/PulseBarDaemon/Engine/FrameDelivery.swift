@@ -12,6 +12,13 @@ package protocol FrameDelivery: AnyObject {
   var keysVersion: UInt64 { get }
   /// Hands over the frame. Returns false when the engine should stop (stdout closed, user quit).
   func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool
+  /// A descriptor the engine polls; when readable it delivers the current frame again (without
+  /// advancing), and the delivery drains it. -1 (the default) for none.
+  var wakeDescriptor: Int32 { get }
+}
+
+extension FrameDelivery {
+  package var wakeDescriptor: Int32 { -1 }
 }
 
 /// Writes one consumer's changed lines to a descriptor (stdout), blocking.
