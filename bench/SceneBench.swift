@@ -5,9 +5,9 @@ import PulseBarDaemon
 /// the analysis they ride on (budget: scene + renderers ≤ 10 % of analysis), and the
 /// terminal view's cost at 80 × 24 and 60 fps (budget: ≤ 2 % of a core).
 ///
-/// At cava's settings (32 bars, stereo, 60 fps, 44.1 kHz) on 10 s of synthetic music:
-/// tones with a beat every 0.5 s, 3 s of silence in the middle (so the scene pauses,
-/// morphs and settles), then music again. Phases run as separate loops over recorded
+/// At cava's settings (32 bars, stereo, 60 fps, 44.1 kHz) on 10 s of the benches'
+/// synthetic music with 3 s of silence in the middle (so the scene pauses, morphs and
+/// settles), then music again. Phases run as separate loops over recorded
 /// inputs, so no clock reads sit inside the timed work.
 func runSceneBench() {
   var configuration = Configuration()
@@ -40,8 +40,8 @@ func runSceneBench() {
     }
     let percent = terminal.nanoseconds / 1000 * 60 / 1_000_000 * 100
     print(
-      "terminal view \(format(terminal.nanoseconds / 1000, 1)) µs/frame at 80×24 into"
-        + " \(target.rawValue), \(format(percent, 3)) % of a core at 60 fps (budget ≤ 2 %),"
+      "terminal view \(fmt(terminal.nanoseconds / 1000, 1)) µs/frame at 80×24 into"
+        + " \(target.rawValue), \(fmt(percent, 3)) % of a core at 60 fps (budget ≤ 2 %),"
         + " \(terminal.bytesPerFrame) bytes/frame")
   }
 }
@@ -95,29 +95,13 @@ private enum TerminalTarget: String {
 
 /// One table row: name, ns/frame and the share of the analysis cost.
 private func row(_ name: String, _ nanoseconds: Double, of analysis: Double?) -> String {
-  let padded = name + String(repeating: " ", count: max(1, 14 - name.count))
-  var text = padded + format(nanoseconds, 0) + " ns/frame"
-  if let analysis { text += "  \(format(nanoseconds / analysis * 100, 2)) % of analysis" }
+  var text = pad(name, 14) + fmt(nanoseconds, 0) + " ns/frame"
+  if let analysis { text += "  \(fmt(nanoseconds / analysis * 100, 2)) % of analysis" }
   return text
 }
 
-/// `value` with `decimals` digits after the point.
-private func format(_ value: Double, _ decimals: Int) -> String {
-  var scale = 1.0
-  for _ in 0..<decimals { scale *= 10 }
-  let scaled = Int((value * scale).rounded())
-  if decimals == 0 { return String(scaled) }
-  let fraction = String(scaled % Int(scale))
-  return "\(scaled / Int(scale))." + String(repeating: "0", count: decimals - fraction.count)
-    + fraction
-}
-
 /// Monotonic nanoseconds.
-private func now() -> Double {
-  var spec = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &spec)
-  return Double(spec.tv_sec) * 1e9 + Double(spec.tv_nsec)
-}
+private func now() -> Double { BenchTools.wallSeconds() * 1e9 }
 
 /// The synthetic audio and what analysis made of it, frame by frame.
 private final class SceneBenchInput {
@@ -138,21 +122,9 @@ private final class SceneBenchInput {
     self.configuration = configuration
     hop = sampleRate / configuration.fps
     frameCount = seconds * configuration.fps
-    var samples = [Float](repeating: 0, count: frameCount * hop * 2)
-    var noise: UInt32 = 12345
-    for index in 0..<(frameCount * hop) {
-      let time = Double(index) / Double(sampleRate)
-      if time >= 4 && time < 7 { continue }  // silence: pause, morph, settle
-      let beat = time.truncatingRemainder(dividingBy: 0.5)
-      noise = noise &* 1_664_525 &+ 1_013_904_223
-      let hiss = Float(Int32(bitPattern: noise)) / Float(Int32.max)
-      let kick = beat < 0.05 ? Float(sin(2 * Double.pi * 60 * time) * (1 - beat / 0.05)) : 0
-      let tones = Float(
-        0.2 * sin(2 * Double.pi * 220 * time) + 0.1 * sin(2 * Double.pi * 1375 * time))
-      let value = 0.6 * kick + tones + 0.02 * hiss
-      samples[index * 2] = value
-      samples[index * 2 + 1] = value * 0.8
-    }
+    var samples = BenchSignals.music(seconds: Double(seconds), sampleRate: sampleRate)
+    // Silence from 4 s to 7 s: the scene pauses, morphs and settles.
+    for index in (4 * sampleRate * 2)..<(7 * sampleRate * 2) { samples[index] = 0 }
     audio = samples
     _ = timeAnalysis(repeats: 1, record: true)
   }
