@@ -1,3 +1,4 @@
+import AllocationCounter
 import Glibc
 import PulseBarDaemon
 
@@ -21,17 +22,20 @@ func runSceneBench() {
   let scene = bench.timeScene(repeats: repeats, render: nil)
   print("frames        \(frames) (\(bench.onsets) onsets in \(bench.frameCount))")
   print(row("analysis", analysis / Double(frames), of: nil))
-  let sceneNs = scene / Double(frames)
+  let sceneNs = scene.nanoseconds / Double(frames)
   let analysisNs = analysis / Double(frames)
   print(row("scene", sceneNs, of: analysisNs))
   var total = sceneNs
+  var allocations = scene.allocations
   for format in OutputFormat.allCases {
-    let withRender = bench.timeScene(repeats: repeats, render: format) / Double(frames)
-    let renderNs = max(0, withRender - sceneNs)
+    let withRender = bench.timeScene(repeats: repeats, render: format)
+    let renderNs = max(0, withRender.nanoseconds / Double(frames) - sceneNs)
     total += renderNs
+    allocations += withRender.allocations
     print(row("render \(format.rawValue)", renderNs, of: analysisNs))
   }
   print(row("scene+render", total, of: analysisNs) + "  (budget ≤ 10 %)")
+  print("allocations in \(frames * 5) scene and rendered frames: \(allocations) (budget 0)")
 
   for target in [TerminalTarget.pseudoTerminal, .devNull] {
     guard let terminal = bench.timeTerminalView(frames: 600, into: target) else {
@@ -42,7 +46,7 @@ func runSceneBench() {
     print(
       "terminal view \(fmt(terminal.nanoseconds / 1000, 1)) µs/frame at 80×24 into"
         + " \(target.rawValue), \(fmt(percent, 3)) % of a core at 60 fps (budget ≤ 2 %),"
-        + " \(terminal.bytesPerFrame) bytes/frame")
+        + " \(terminal.bytesPerFrame) bytes/frame, \(terminal.allocations) allocations")
   }
 }
 
@@ -73,13 +77,15 @@ private enum TerminalTarget: String {
       var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
       _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
       // The terminal emulator's side: read and discard everything the view writes.
+      // Its buffer is made here and the thread is given time to start, so none of its
+      // allocations land inside the measurement.
       let stop = StopSignal()
+      let sink = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
       startThread {
-        var sink = [UInt8](repeating: 0, count: 1 << 16)
-        while stop.waitReadable(master) {
-          _ = sink.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
-        }
+        while stop.waitReadable(master) { _ = read(master, sink.baseAddress, sink.count) }
+        sink.deallocate()
       }
+      usleep(20_000)
       return (
         slave,
         {
@@ -160,23 +166,33 @@ private final class SceneBenchInput {
   }
 
   /// Scene advance and bar composition for every recorded frame, plus one renderer of
-  /// `render`'s format when given; total ns.
-  func timeScene(repeats: Int, render format: OutputFormat?) -> Double {
+  /// `render`'s format when given; total ns and allocations (scenes made beforehand).
+  func timeScene(repeats: Int, render format: OutputFormat?) -> (
+    nanoseconds: Double, allocations: UInt
+  ) {
     let renderer = format.map { FrameRenderer(format: $0, configuration: configuration) }
     renderer?.mirrored = true
     var display = [Float](repeating: 0, count: configuration.bars)
+    var scenes = (0..<repeats).map { _ in Scene(configuration: configuration) }
     var written = 0
+    // A first render outside the count: the renderer keeps the source name's bytes.
+    let warmUp = FrameInfo(time: 0, source: "bench", connected: true)
+    display.withUnsafeBufferPointer {
+      _ = renderer?.render(scene: scenes[0], bars: $0, info: warmUp)
+      renderer?.forgetPrevious()
+    }
+    let allocations = allocation_count()
     let start = now()
     heights.withUnsafeBufferPointer { heights in
       display.withUnsafeMutableBufferPointer { display in
-        for _ in 0..<repeats {
-          var scene = Scene(configuration: configuration)
+        for run in 0..<repeats {
           for frame in 0..<frameCount {
             let time = Double(frame + 1) / Double(configuration.fps)
-            step(&scene, frame: frame, time: time, heights: heights, display: display)
+            step(&scenes[run], frame: frame, time: time, heights: heights, display: display)
             if let renderer {
               let info = FrameInfo(time: time, source: "bench", connected: true)
-              if renderer.render(scene: scene, bars: UnsafeBufferPointer(display), info: info) {
+              let bars = UnsafeBufferPointer(display)
+              if renderer.render(scene: scenes[run], bars: bars, info: info) {
                 written &+= renderer.line.bytes.count
               }
             }
@@ -185,8 +201,9 @@ private final class SceneBenchInput {
       }
     }
     let elapsed = now() - start
+    let allocated = allocation_count() - allocations
     if written < 0 { print(written) }  // keeps the renders observable
-    return elapsed
+    return (elapsed, allocated)
   }
 
   /// Steps `scene` to `time` with recorded frame `frame` and composes its bars.
@@ -201,9 +218,10 @@ private final class SceneBenchInput {
     scene.composeBars(live: live, into: display)
   }
 
-  /// `frames` terminal-view frames at 80 × 24 into `target`; ns per frame and bytes.
+  /// `frames` terminal-view frames at 80 × 24 into `target` after one first full frame;
+  /// ns per frame, bytes per frame and allocations in all.
   func timeTerminalView(frames: Int, into target: TerminalTarget) -> (
-    nanoseconds: Double, bytesPerFrame: Int
+    nanoseconds: Double, bytesPerFrame: Int, allocations: UInt
   )? {
     guard let (output, closeOutput) = target.open() else { return nil }
     defer { closeOutput() }
@@ -214,6 +232,8 @@ private final class SceneBenchInput {
     let status = TerminalStatus(
       source: "bench", state: .playing, fps: 60, onsetLatency: 0.012, cpuPercent: 1.2,
       socketClients: 2, droppedFrames: 0)
+    display.withUnsafeBufferPointer { view.draw(scene: scene, bars: $0, status: status) }
+    let allocations = allocation_count()
     let start = now()
     heights.withUnsafeBufferPointer { heights in
       display.withUnsafeMutableBufferPointer { display in
@@ -226,6 +246,7 @@ private final class SceneBenchInput {
         }
       }
     }
-    return ((now() - start) / Double(frames), bytes / frames)
+    let elapsed = now() - start
+    return (elapsed / Double(frames), bytes / frames, allocation_count() - allocations)
   }
 }
