@@ -238,7 +238,7 @@ import Testing
       #expect(shell("\(tmux) send-keys -t view \(quit)") == 0)
     }
     var info = ""
-    for _ in 0..<30 {
+    for _ in 0..<50 {
       usleep(100_000)
       info = paneInfo(tmux, directory)
       if info == "1 0" { break }
