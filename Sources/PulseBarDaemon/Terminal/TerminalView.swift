@@ -119,7 +119,7 @@ package final class TerminalView {
     assertConfined()
     let size = fixedSize ?? terminalSize()
     canvas.resize(rows: size.rows, columns: size.columns)
-    compose(scene: scene, bars: bars, status: status)
+    canvas.compose(scene: scene, bars: bars, status: status, bubbleGlyphs: bubbleScalars)
     canvas.render()
     guard !canvas.bytes.isEmpty else { return }
     canvas.bytes.withUnsafeBytes { _ = Console.writeAll($0, to: output) }

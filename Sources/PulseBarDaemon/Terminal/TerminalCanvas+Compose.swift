@@ -72,24 +72,29 @@ enum TerminalPalette {
   }
 }
 
-extension TerminalView {
-  /// Composes the whole frame into the canvas (no allocation).
-  func compose(scene: Scene, bars: UnsafeBufferPointer<Float>, status: TerminalStatus) {
-    canvas.clear()
-    guard canvas.rows >= 1, canvas.columns >= 1 else { return }
-    composeStatus(status, row: canvas.rows - 1)
-    if canvas.rows >= 2 { composeHeader(source: status.source) }
-    guard TerminalLayout.fits(rows: canvas.rows, columns: canvas.columns) else { return }
-    let layout = TerminalLayout(rows: canvas.rows, columns: canvas.columns)
+extension TerminalCanvas {
+  /// Composes the whole frame (no allocation): a pure function of its arguments and the
+  /// grid size, so one exclusive access covers the frame and tests need no I/O.
+  /// `bubbleGlyphs` are one-column scalars indexed like the configuration's glyphs.
+  mutating func compose(
+    scene: Scene, bars: UnsafeBufferPointer<Float>, status: TerminalStatus,
+    bubbleGlyphs: [UInt32]
+  ) {
+    clear()
+    guard rows >= 1, columns >= 1 else { return }
+    composeStatus(status, row: rows - 1)
+    if rows >= 2 { composeHeader(source: status.source) }
+    guard TerminalLayout.fits(rows: rows, columns: columns) else { return }
+    let layout = TerminalLayout(rows: rows, columns: columns)
     composeMorph(scene.morphShape, color: TerminalPalette.state(scene.state), layout)
-    composeBubbles(scene.bubbles, layout)
+    composeBubbles(scene.bubbles, glyphs: bubbleGlyphs, layout)
     composeBars(bars, layout)
   }
 
   // MARK: - Morph
 
   /// Fills the morph's box with braille dots whose centres lie inside its quads.
-  private func composeMorph(_ shape: MorphShape, color: UInt32, _ layout: TerminalLayout) {
+  private mutating func composeMorph(_ shape: MorphShape, color: UInt32, _ layout: TerminalLayout) {
     let dotsWide = Float(layout.morphColumns * 2)
     let dotsHigh = Float(layout.morphRows * 4)
     for cellRow in 0..<layout.morphRows {
@@ -104,7 +109,7 @@ extension TerminalView {
           if shape.contains(point) { bits |= Self.brailleBit(dot) }
         }
         if bits != 0 {
-          canvas.set(
+          set(
             row: layout.morphTop + cellRow, column: layout.morphLeft + cellColumn,
             scalar: 0x2800 + bits, color: color)
         }
@@ -124,7 +129,9 @@ extension TerminalView {
   // MARK: - Bubbles
 
   /// Draws each bubble's glyph (a dot while it is small), dimmed by its opacity.
-  private func composeBubbles(_ bubbles: [Bubble], _ layout: TerminalLayout) {
+  private mutating func composeBubbles(
+    _ bubbles: [Bubble], glyphs: [UInt32], _ layout: TerminalLayout
+  ) {
     let unitColumns = Float(layout.bubbleRows * 2)
     for bubble in bubbles {
       let row = layout.bubbleBase - Int((bubble.y * Float(layout.bubbleRows)).rounded())
@@ -137,20 +144,20 @@ extension TerminalView {
         scalar = 0x2022  // •
       } else {
         scalar =
-          bubbleScalars.indices.contains(bubble.glyphIndex)
-          ? bubbleScalars[bubble.glyphIndex] : 0x2665
+          glyphs.indices.contains(bubble.glyphIndex)
+          ? glyphs[bubble.glyphIndex] : 0x2665
       }
       let tint = TerminalPalette.bubble
       let alpha = bubble.alpha
       let color = TerminalPalette.rgb(tint.red * alpha, tint.green * alpha, tint.blue * alpha)
-      canvas.set(row: row, column: column, scalar: scalar, color: color)
+      set(row: row, column: column, scalar: scalar, color: color)
     }
   }
 
   // MARK: - Bars
 
   /// Multi-row bars in eighths of a cell (▁…█), coloured by height.
-  private func composeBars(_ bars: UnsafeBufferPointer<Float>, _ layout: TerminalLayout) {
+  private mutating func composeBars(_ bars: UnsafeBufferPointer<Float>, _ layout: TerminalLayout) {
     let count = bars.count
     let available = layout.barsRight - layout.barsLeft
     guard count > 0, available > 0 else { return }
@@ -168,7 +175,7 @@ extension TerminalView {
         let scalar: UInt32 = fill >= 8 ? 0x2588 : 0x2580 + UInt32(fill)
         let color = TerminalPalette.bar(Float(step) / Float(max(1, barRows - 1)))
         for column in left..<right {
-          canvas.set(row: layout.barsBottom - step, column: column, scalar: scalar, color: color)
+          set(row: layout.barsBottom - step, column: column, scalar: scalar, color: color)
         }
       }
     }
@@ -177,36 +184,36 @@ extension TerminalView {
   // MARK: - Status line
 
   /// The header: program name, source and the key that quits.
-  private func composeHeader(source: String) {
+  private mutating func composeHeader(source: String) {
     let dim = TerminalPalette.title
-    var column = canvas.write(" pulsebar  source ", row: 0, column: 0, color: dim)
-    column = canvas.write(source, row: 0, column: column)
-    canvas.write("  q quits", row: 0, column: column, color: dim)
+    var column = write(" pulsebar  source ", row: 0, column: 0, color: dim)
+    column = write(source, row: 0, column: column)
+    write("  q quits", row: 0, column: column, color: dim)
   }
 
   /// `state … fps … onset … cpu … clients … dropped …` (71 columns at most figures).
-  private func composeStatus(_ status: TerminalStatus, row: Int) {
+  private mutating func composeStatus(_ status: TerminalStatus, row: Int) {
     let dim = TerminalPalette.title
-    var column = canvas.write(" state ", row: row, column: 0, color: dim)
-    column = canvas.write(
+    var column = write(" state ", row: row, column: 0, color: dim)
+    column = write(
       Self.name(of: status.state), row: row, column: column,
       color: TerminalPalette.state(status.state))
-    column = canvas.write("  fps ", row: row, column: column, color: dim)
-    column = canvas.write(tenths: status.fps, row: row, column: column)
-    column = canvas.write("  onset ", row: row, column: column, color: dim)
+    column = write("  fps ", row: row, column: column, color: dim)
+    column = write(tenths: status.fps, row: row, column: column)
+    column = write("  onset ", row: row, column: column, color: dim)
     if let latency = status.onsetLatency {
-      column = canvas.write(tenths: latency * 1000, row: row, column: column)
-      column = canvas.write(" ms", row: row, column: column)
+      column = write(tenths: latency * 1000, row: row, column: column)
+      column = write(" ms", row: row, column: column)
     } else {
-      column = canvas.write("-", row: row, column: column)
+      column = write("-", row: row, column: column)
     }
-    column = canvas.write("  cpu ", row: row, column: column, color: dim)
-    column = canvas.write(tenths: status.cpuPercent, row: row, column: column)
-    column = canvas.write("%", row: row, column: column)
-    column = canvas.write("  clients ", row: row, column: column, color: dim)
-    column = canvas.write(integer: status.socketClients, row: row, column: column)
-    column = canvas.write("  dropped ", row: row, column: column, color: dim)
-    canvas.write(integer: status.droppedFrames, row: row, column: column)
+    column = write("  cpu ", row: row, column: column, color: dim)
+    column = write(tenths: status.cpuPercent, row: row, column: column)
+    column = write("%", row: row, column: column)
+    column = write("  clients ", row: row, column: column, color: dim)
+    column = write(integer: status.socketClients, row: row, column: column)
+    column = write("  dropped ", row: row, column: column, color: dim)
+    write(integer: status.droppedFrames, row: row, column: column)
   }
 
   /// The state's name as a literal (no allocation).
