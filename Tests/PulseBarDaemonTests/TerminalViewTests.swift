@@ -181,20 +181,22 @@ import Testing
     #expect(view.handleInput())  // end of input: the terminal is gone
   }
 
+  /// stdout is a pipe (into `cat`): one error line and exit 2, nothing on stdout.
   @Test func refusesWhenStdoutIsNotATerminal() throws {
     let binary = try pulsebarBinary()
     let directory = try TemporaryDirectory()
     let wav = try directory.makeSine()
-    let status = shell(
-      "timeout 20 env XDG_RUNTIME_DIR=\(directory.path) XDG_CONFIG_HOME=\(directory.path)"
-        + " \(binary) run"
-        + " --foreground --input file:\(wav) > \(directory.path)/out 2> \(directory.path)/err"
-        + " < /dev/null")
-    #expect(status == 2)
-    let error = readText("\(directory.path)/err")
+    let path = directory.path
+    let piped = shell(
+      "{ timeout 20 env XDG_RUNTIME_DIR=\(path) XDG_CONFIG_HOME=\(path) \(binary) run"
+        + " --foreground --input file:\(wav) 2> \(path)/err < /dev/null; echo $? > \(path)/rc; }"
+        + " | cat > \(path)/out")
+    #expect(piped == 0)
+    #expect(readText("\(path)/rc") == "2\n")
+    let error = readText("\(path)/err")
     #expect(error.contains("--foreground needs a terminal on stdout"), "stderr: \(error)")
     #expect(error.split(separator: "\n").count == 1, "stderr: \(error)")
-    #expect(readText("\(directory.path)/out").isEmpty)
+    #expect(readText("\(path)/out").isEmpty)
   }
 
   // MARK: - The real binary in tmux
