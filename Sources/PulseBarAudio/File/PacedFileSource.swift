@@ -28,7 +28,7 @@ package final class PacedFileSource: CaptureSource {
       $0.sourceName = path
       $0.activity = .running
     }
-    startThread { [file] in
+    PosixThread.spawn { [file] in
       let owned = file
       let hop = max(1, owned.sampleRate / fps)
       let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: hop * owned.outputChannels)
@@ -48,7 +48,7 @@ package final class PacedFileSource: CaptureSource {
         $0.activity = .none
         $0.endOfStream = true
       }
-    }
+    }.detach()
   }
 
   package func stop() { stopSignal.request() }

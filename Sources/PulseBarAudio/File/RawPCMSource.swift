@@ -62,7 +62,7 @@ package final class RawPCMSource: CaptureSource {
       $0.sourceName = name
       $0.activity = .running
     }
-    startThread {
+    PosixThread.spawn {
       let outputChannels = buffer.channels
       let bytesPerFrame = 2 * inputChannels
       var bytes = [UInt8](repeating: 0, count: 16384 - 16384 % bytesPerFrame + bytesPerFrame)
@@ -104,7 +104,7 @@ package final class RawPCMSource: CaptureSource {
         $0.activity = .none
         $0.endOfStream = true
       }
-    }
+    }.detach()
   }
 
   package func stop() { stopSignal.request() }

@@ -2,26 +2,42 @@ import CLinux
 import Glibc
 import Synchronization
 
-/// Starts a detached POSIX thread running `body` (no Foundation `Thread`).
+/// A POSIX thread running a closure (no Foundation `Thread`).
 ///
-/// `body` is `sending`: whatever it captures moves to the new thread and is
-/// no longer reachable from the caller, which is what region isolation checks.
-package func startThread(_ body: sending @escaping () -> Void) {
-  final class Box {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
+/// `spawn` takes its body as `sending`: whatever the closure captures moves to
+/// the new thread and is no longer reachable from the caller, which is what
+/// region isolation checks (a reader thread can own a non-Sendable file).
+/// The thread inherits the caller's signal mask, so the daemon's signals,
+/// blocked before any thread starts, stay blocked in it.
+package struct PosixThread: Sendable {
+  private let handle: pthread_t
+
+  /// Starts `body` on a new thread.
+  package static func spawn(_ body: sending @escaping () -> Void) -> PosixThread {
+    final class Body {
+      let run: () -> Void
+      init(_ run: @escaping () -> Void) { self.run = run }
+    }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var handle = pthread_t()
+    let status = pthread_create(
+      &handle, nil,
+      { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
+    precondition(status == 0, "pthread_create: \(String(cString: strerror(status)))")
+    return PosixThread(handle: handle)
   }
-  let context = Unmanaged.passRetained(Box(body)).toOpaque()
-  var thread = pthread_t()
-  let status = pthread_create(
-    &thread, nil,
-    { context in
-      let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-      box.body()
-      return nil
-    }, context)
-  precondition(status == 0, "pthread_create failed: \(status)")
-  pthread_detach(thread)
+
+  /// Waits for the thread to finish.
+  package func join() { pthread_join(handle, nil) }
+
+  /// Lets the thread finish on its own (nobody will join it).
+  package func detach() { pthread_detach(handle) }
+
+  /// True when called on this thread.
+  package var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 }
 
 /// Monotonic seconds (CLOCK_MONOTONIC).

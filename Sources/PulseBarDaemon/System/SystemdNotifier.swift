@@ -72,14 +72,14 @@ package struct SystemdNotifier: Sendable {
   package func startWatchdog() {
     guard let interval = watchdogInterval else { return }
     let notifier = self
-    _ = PosixThread.spawn {
+    PosixThread.spawn {
       let microseconds = max(1, interval.milliseconds * 1000)
       while true {
         notifier.watchdog()
         // A signal cutting the sleep short only makes a ping early, which is harmless.
         usleep(UInt32(clamping: microseconds))
       }
-    }
+    }.detach()
   }
 
   /// A status line without newlines (a newline would start a new key).
