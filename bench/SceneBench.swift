@@ -81,7 +81,7 @@ private enum TerminalTarget: String {
       // allocations land inside the measurement.
       let stop = StopSignal()
       let sink = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-      startThread {
+      let drain = PosixThread.spawn {
         while stop.waitReadable(master) { _ = read(master, sink.baseAddress, sink.count) }
         sink.deallocate()
       }
@@ -90,7 +90,7 @@ private enum TerminalTarget: String {
         slave,
         {
           stop.request()
-          usleep(50_000)
+          drain.join()
           Glibc.close(slave)
           Glibc.close(master)
         }
