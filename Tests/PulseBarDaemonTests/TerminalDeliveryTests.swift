@@ -29,6 +29,30 @@ import Testing
     #expect(view.text(ofRow: 0).contains("source file:a.wav"))
   }
 
+  @Test func asksForAFrameAtStartAndOnRedraw() throws {
+    let configuration = Configuration()
+    let pipe = try TerminalPipe()
+    let view = TerminalView(
+      configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
+    let delivery = TerminalDelivery(view: view, configuration: configuration)
+    let pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
+    for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
+    let info = FrameInfo(time: 0, source: "test", connected: true)
+    #expect(isReadable(delivery.wakeDescriptor))  // the first frame, before any audio
+    #expect(delivery.deliver(pipeline: pipeline, info: info))
+    #expect(!isReadable(delivery.wakeDescriptor))
+    #expect(view.text(ofRow: 23).contains("state stopped"))
+    delivery.requestRedraw()
+    #expect(isReadable(delivery.wakeDescriptor))
+    #expect(delivery.deliver(pipeline: pipeline, info: info))
+    #expect(!isReadable(delivery.wakeDescriptor))
+  }
+
+  private func isReadable(_ descriptor: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) == 1
+  }
+
   @Test func meterCountsFramesAndRefreshesEachSecond() {
     var meter = TerminalMeter()
     meter.frame(now: 10)

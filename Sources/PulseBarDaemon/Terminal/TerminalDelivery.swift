@@ -1,3 +1,5 @@
+import CLinux
+import Glibc
 import PulseBarAudio
 import PulseBarCore
 
@@ -9,6 +11,10 @@ import PulseBarCore
 /// the pipeline bands no extra layout. Confined to the engine thread, like the view.
 /// Wiring: `engine.input = (view.inputDescriptor, { !view.handleInput() })`, call
 /// `view.enter()` before `engine.run()` and `view.restore()` after it.
+///
+/// Its ``wakeDescriptor`` asks the engine for a frame without audio: once at start (so
+/// the view is drawn even while nothing plays) and on ``requestRedraw()`` (the daemon's
+/// SIGWINCH, so a resize redraws while the engine sleeps).
 package final class TerminalDelivery: FrameDelivery {
   package let view: TerminalView
   package let wantedKeys: [ConsumerKey]
@@ -18,16 +24,36 @@ package final class TerminalDelivery: FrameDelivery {
   /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
   /// (the capture fragment) as the estimate.
   package var onsetLatency: (() -> Double?)?
+  /// An eventfd the engine polls; readable while a redraw is pending.
+  package let wakeDescriptor: Int32 = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
   private let key: ConsumerKey
   private var meter = TerminalMeter()
+  private var wakePending = false
 
   package init(view: TerminalView, configuration: Configuration) {
     self.view = view
     key = ConsumerKey(format: configuration.format, bars: configuration.bars)
     wantedKeys = [key]
+    requestRedraw()
+  }
+
+  deinit {
+    close(wakeDescriptor)
+  }
+
+  /// Asks the engine to deliver the current frame again (after a resize, say).
+  package func requestRedraw() {
+    var one: UInt64 = 1
+    _ = write(wakeDescriptor, &one, 8)
+    wakePending = true
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
+    if wakePending {
+      var count: UInt64 = 0
+      _ = read(wakeDescriptor, &count, 8)
+      wakePending = false
+    }
     guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
     meter.frame()
     let figures = socketFigures?() ?? (clients: 0, dropped: 0)
