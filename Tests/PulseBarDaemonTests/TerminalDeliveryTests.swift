@@ -5,15 +5,29 @@ import Testing
 
 /// The `--foreground` delivery: the pipeline's frame drawn into the view, with figures.
 @Suite struct TerminalDeliveryTests {
+  /// A delivery drawing into a 24 × 80 view on a pipe, and a pipeline serving it.
+  private struct Fixture {
+    let pipe: TerminalPipe
+    let view: TerminalView
+    let delivery: TerminalDelivery
+    let pipeline: FramePipeline
+
+    init() throws {
+      let configuration = Configuration()
+      pipe = try TerminalPipe()
+      view = TerminalView(
+        configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
+      delivery = TerminalDelivery(view: view, configuration: configuration)
+      pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
+      for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
+    }
+  }
+
   @Test func drawsThePipelinesFrameWithItsStatus() throws {
-    let configuration = Configuration()
-    let pipe = try TerminalPipe()
-    let view = TerminalView(
-      configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
-    let delivery = TerminalDelivery(view: view, configuration: configuration)
+    let fixture = try Fixture()
+    let (pipe, view, delivery, pipeline) =
+      (fixture.pipe, fixture.view, fixture.delivery, fixture.pipeline)
     delivery.socketFigures = { (clients: 4, dropped: 9) }
-    let pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
-    for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
 
     let hop = pipeline.hopFrames
     let audio = (0..<hop).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 44100)) }
@@ -30,13 +44,8 @@ import Testing
   }
 
   @Test func asksForAFrameAtStartAndOnRedraw() throws {
-    let configuration = Configuration()
-    let pipe = try TerminalPipe()
-    let view = TerminalView(
-      configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
-    let delivery = TerminalDelivery(view: view, configuration: configuration)
-    let pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
-    for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
+    let fixture = try Fixture()
+    let (view, delivery, pipeline) = (fixture.view, fixture.delivery, fixture.pipeline)
     let info = FrameInfo(time: 0, source: "test", connected: true)
     #expect(isReadable(delivery.wakeDescriptor))  // the first frame, before any audio
     #expect(delivery.deliver(pipeline: pipeline, info: info))
