@@ -184,6 +184,8 @@ package final class Engine {
       case SIGTERM, SIGINT: stopping = true
       case SIGHUP, SIGUSR1:
         if let configuration = reload?() { replacePipeline(configuration) }
+      case SIGWINCH:
+        tickWithoutAudio()
       default: break
       }
     }

@@ -7,7 +7,8 @@ import Glibc
 /// every thread inherits the blocked mask and no handler ever runs on an arbitrary thread.
 package enum SignalHandling {
   /// SIGTERM and SIGINT stop; SIGHUP and SIGUSR1 reload the config.
-  package static let daemonSignals: [CInt] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
+  /// SIGWINCH: the terminal view was resized (a frame is drawn at once).
+  package static let daemonSignals: [CInt] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGWINCH]
 
   /// Blocks the daemon's signals in the calling thread (and so in every thread it spawns later)
   /// and ignores SIGPIPE, so a vanished socket client or stdout reader is an EPIPE, not a death.

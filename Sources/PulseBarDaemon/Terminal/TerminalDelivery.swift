@@ -13,8 +13,8 @@ import PulseBarCore
 /// `view.enter()` before `engine.run()` and `view.restore()` after it.
 ///
 /// Its ``wakeDescriptor`` asks the engine for a frame without audio: once at start (so
-/// the view is drawn even while nothing plays) and on ``requestRedraw()`` (the daemon's
-/// SIGWINCH, so a resize redraws while the engine sleeps).
+/// the view is drawn even while nothing plays) and on ``requestRedraw()``. A resize while
+/// the engine sleeps arrives as SIGWINCH, which the engine turns into a frame of its own.
 package final class TerminalDelivery: FrameDelivery {
   package let view: TerminalView
   package let wantedKeys: [ConsumerKey]
