@@ -27,7 +27,10 @@ func runAnalysisBench() {
         pipeline.advance(
           audio: UnsafeBufferPointer(rebasing: samples[offset..<(offset + hop)]), activity: .running
         )
-        if render { _ = pipeline.render(raw, info: info) }
+        if render {
+          pipeline.renderConsumers(info: info)
+          _ = pipeline.changedLine(raw)
+        }
         offset += hop
       }
       return cpuSeconds() - start

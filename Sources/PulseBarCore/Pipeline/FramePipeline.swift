@@ -33,7 +33,8 @@ public final class FramePipeline {
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
   private var displayBars: [UnsafeMutableBufferPointer<Float>] = []
-  private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer)] = []
+  private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, changed: Bool)] =
+    []
   /// Peak below this is digital silence (one step of 16-bit audio).
   public static let silenceLevel: Float = 1.0 / 32768
 
@@ -60,7 +61,7 @@ public final class FramePipeline {
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
-    consumers.append((key, layout, renderer))
+    consumers.append((key, layout, renderer, false))
     return consumers.count - 1
   }
 
@@ -138,18 +139,24 @@ public final class FramePipeline {
     }
   }
 
-  /// Renders consumer `index`; returns its line when it differs from the last one it rendered.
-  public func render(_ index: Int, info: FrameInfo) -> ByteLine? {
-    let consumer = consumers[index]
-    let bars = UnsafeBufferPointer(displayBars[consumer.layout])
-    guard consumer.renderer.render(scene: scene, bars: bars, info: info) else { return nil }
-    return consumer.renderer.line
+  /// Renders every consumer once for this frame (the engine calls it once per frame,
+  /// before the deliveries read ``changedLine(_:)``).
+  public func renderConsumers(info: FrameInfo) {
+    for index in consumers.indices {
+      let consumer = consumers[index]
+      let bars = UnsafeBufferPointer(displayBars[consumer.layout])
+      consumers[index].changed = consumer.renderer.render(scene: scene, bars: bars, info: info)
+    }
   }
 
-  /// Consumer `index`'s current line, whether or not its last render changed it; `nil` before
-  /// its first render. (Several deliveries may read one consumer; only the first to render in
-  /// a frame sees `render` return the line.)
-  public func lastLine(_ index: Int) -> ByteLine? {
+  /// Consumer `index`'s line if the last ``renderConsumers(info:)`` changed it, else `nil`.
+  public func changedLine(_ index: Int) -> ByteLine? {
+    consumers[index].changed ? consumers[index].renderer.line : nil
+  }
+
+  /// Consumer `index`'s current line, changed or not (for a consumer that was just added
+  /// to a delivery); `nil` before its first render.
+  public func currentLine(_ index: Int) -> ByteLine? {
     let line = consumers[index].renderer.line
     return line.bytes.isEmpty ? nil : line
   }

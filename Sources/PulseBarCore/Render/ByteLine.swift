@@ -6,7 +6,10 @@
 public struct ByteLine: Sendable, Equatable {
   public private(set) var bytes: [UInt8] = []
 
-  public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+  /// An empty line; with `capacity` > 0 it reserves that much (an empty one allocates nothing).
+  public init(capacity: Int = 0) {
+    if capacity > 0 { bytes.reserveCapacity(capacity) }
+  }
 
   public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
@@ -21,10 +24,33 @@ public struct ByteLine: Sendable, Equatable {
   /// Appends pre-encoded bytes.
   public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+  /// Appends pre-encoded bytes.
+  public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: other)
+  }
+
   /// Appends a non-negative integer in decimal.
   public mutating func append(integer value: UInt64) {
-    if value >= 10 { append(integer: value / 10) }
-    bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    // Bar values (0…1000) and counters are short: write their digits directly.
+    if value < 100_000 {
+      if value >= 10_000 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10_000)) }
+      if value >= 1000 { bytes.append(UInt8(ascii: "0") + UInt8(value / 1000 % 10)) }
+      if value >= 100 { bytes.append(UInt8(ascii: "0") + UInt8(value / 100 % 10)) }
+      if value >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10 % 10)) }
+      bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+      return
+    }
+    // Digits right to left into a stack buffer, then one append.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var remaining = value
+      var start = 20
+      while remaining > 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        remaining /= 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+    }
   }
 
   /// Appends a signed integer in decimal.
@@ -33,8 +59,30 @@ public struct ByteLine: Sendable, Equatable {
     append(integer: UInt64(value.magnitude))
   }
 
+  /// `0.000` … `1.000`, five bytes each: most numbers the formats write are heights,
+  /// alphas and coordinates in 0…1 with three decimals, and a table beats arithmetic.
+  private static let unitTable: [UInt8] = {
+    var table: [UInt8] = []
+    table.reserveCapacity(1001 * 5)
+    for thousandths in 0...1000 {
+      table.append(UInt8(ascii: "0") + UInt8(thousandths / 1000))
+      table.append(UInt8(ascii: "."))
+      table.append(UInt8(ascii: "0") + UInt8(thousandths / 100 % 10))
+      table.append(UInt8(ascii: "0") + UInt8(thousandths / 10 % 10))
+      table.append(UInt8(ascii: "0") + UInt8(thousandths % 10))
+    }
+    return table
+  }()
+
   /// Appends `value` with exactly `decimals` digits after the point (rounded half away from zero).
   public mutating func append(_ value: Double, decimals: Int) {
+    if decimals == 3 && value >= 0 && value <= 1 {
+      let start = Int((value * 1000).rounded()) * 5
+      Self.unitTable.withUnsafeBufferPointer {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<(start + 5)]))
+      }
+      return
+    }
     var scale: UInt64 = 1
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (value.magnitude * Double(scale)).rounded()
@@ -57,12 +105,12 @@ public struct ByteLine: Sendable, Equatable {
   }
 
   /// Appends bytes as a JSON string body (no quotes), escaping what JSON requires.
-  public mutating func appendJSONEscaped(_ utf8: [UInt8]) {
+  public mutating func appendJSONEscaped(_ utf8: some Sequence<UInt8>) {
     for byte in utf8 { appendJSONEscaped(byte: byte) }
   }
 
   /// Appends bytes escaped for Pango markup (`&`, `<`, `>`) inside a JSON string.
-  public mutating func appendMarkupEscaped(_ utf8: [UInt8]) {
+  public mutating func appendMarkupEscaped(_ utf8: some Sequence<UInt8>) {
     for byte in utf8 {
       switch byte {
       case UInt8(ascii: "&"): append("&amp;")

@@ -29,9 +29,9 @@ public final class FrameRenderer {
   private var previousBody = ByteLine(capacity: 1024)
   private var hasPrevious = false
   private var sequence: UInt64 = 0
-  private let barGlyphs: [[UInt8]]
-  private let bubbleGlyphs: [[UInt8]]
-  private let morphGlyphs: [[UInt8]]
+  private let barGlyphs: GlyphTable
+  private let bubbleGlyphs: GlyphTable
+  private let morphGlyphs: GlyphTable
   private let rawMax: Float
   private let markup: Markup
   private var sourceName = ""
@@ -40,9 +40,9 @@ public final class FrameRenderer {
 
   public init(format: OutputFormat, configuration: Configuration) {
     self.format = format
-    barGlyphs = configuration.barGlyphs.map { Array($0.utf8) }
-    bubbleGlyphs = configuration.bubbleGlyphs.map { Array($0.utf8) }
-    morphGlyphs = MorphGlyph.frames.map { Array($0.utf8) }
+    barGlyphs = GlyphTable(configuration.barGlyphs)
+    bubbleGlyphs = GlyphTable(configuration.bubbleGlyphs)
+    morphGlyphs = GlyphTable(MorphGlyph.frames)
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
   }
@@ -58,17 +58,22 @@ public final class FrameRenderer {
       sourceName = info.source
       sourceBytes = Array(info.source.utf8)
     }
-    body.removeAll()
+    // Rendered into a local: every append to a class's stored property would pay a
+    // dynamic exclusivity check, hundreds of them per line.
+    var output = ByteLine()
+    swap(&output, &body)
+    output.removeAll()
     switch format {
     case .text:
-      appendText(scene: scene, bars: bars, into: &body, pango: false)
+      appendText(scene: scene, bars: bars, into: &output, pango: false)
     case .raw:
-      appendRaw(bars: bars)
+      appendRaw(bars: bars, into: &output)
     case .waybar:
-      appendWaybar(scene: scene, bars: bars, info: info)
+      appendWaybar(scene: scene, bars: bars, info: info, into: &output)
     case .json:
-      appendJSONBody(scene: scene, bars: bars, info: info)
+      appendJSONBody(scene: scene, bars: bars, info: info, into: &output)
     }
+    swap(&output, &body)
     if hasPrevious && body == previousBody { return false }
     swap(&body, &previousBody)
     hasPrevious = true
@@ -93,35 +98,34 @@ public final class FrameRenderer {
     scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, into output: inout ByteLine,
     pango: Bool
   ) {
-    output.append(morphGlyphs[MorphGlyph.frameIndex(for: scene.morph)])
+    morphGlyphs.withGlyph(MorphGlyph.frameIndex(for: scene.morph)) { output.append($0) }
     output.append(UInt8(ascii: " "))
     let levels = barGlyphs.count
     for height in bars {
       let level = min(levels - 1, max(0, Int(height * Float(levels))))
       if pango {
-        output.appendMarkupEscaped(barGlyphs[level])
+        barGlyphs.withGlyph(level) { output.appendMarkupEscaped($0) }
       } else {
-        output.append(barGlyphs[level])
+        barGlyphs.withGlyph(level) { output.append($0) }
       }
     }
     guard !scene.bubbles.isEmpty, !bubbleGlyphs.isEmpty else { return }
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
-      let glyph = bubbleGlyphs[bubble.glyphIndex % bubbleGlyphs.count]
       if pango {
         output.append("<span alpha=\\\"")
         output.append(integer: UInt64(max(1, min(100, (bubble.alpha * 100).rounded()))))
         output.append("%\\\">")
-        output.appendMarkupEscaped(glyph)
+        bubbleGlyphs.withGlyph(bubble.glyphIndex) { output.appendMarkupEscaped($0) }
         output.append("</span>")
       } else {
-        output.append(glyph)
+        bubbleGlyphs.withGlyph(bubble.glyphIndex) { output.append($0) }
       }
     }
   }
 
   /// cava's raw ASCII: stereo mirrors the left channel (high→low) against the right (low→high).
-  private func appendRaw(bars: UnsafeBufferPointer<Float>) {
+  private func appendRaw(bars: UnsafeBufferPointer<Float>, into body: inout ByteLine) {
     let count = bars.count
     let stereoHalf = count / 2
     for position in 0..<count {
@@ -136,16 +140,20 @@ public final class FrameRenderer {
   public var mirrored = false
 
   private func appendWaybar(
-    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo
+    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,
+    into body: inout ByteLine
   ) {
     let state = scene.state
     body.append("{\"text\":\"")
     if markup == .pango {
       appendText(scene: scene, bars: bars, into: &body, pango: true)
     } else {
-      text.removeAll()
-      appendText(scene: scene, bars: bars, into: &text, pango: false)
-      body.appendJSONEscaped(text.bytes)
+      var plain = ByteLine()
+      swap(&plain, &text)
+      plain.removeAll()
+      appendText(scene: scene, bars: bars, into: &plain, pango: false)
+      body.appendJSONEscaped(plain.bytes)
+      swap(&plain, &text)
     }
     body.append("\",\"alt\":\"")
     body.append(state.staticName)
@@ -170,7 +178,8 @@ public final class FrameRenderer {
 
   /// Everything after `"time":…` (which the comparison leaves out).
   private func appendJSONBody(
-    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo
+    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,
+    into body: inout ByteLine
   ) {
     body.append(",\"state\":\"")
     body.append(scene.state.staticName)
@@ -215,7 +224,7 @@ public final class FrameRenderer {
       body.append(Double(bubble.alpha), decimals: 3)
       body.append(",\"glyph\":\"")
       if !bubbleGlyphs.isEmpty {
-        body.appendJSONEscaped(bubbleGlyphs[bubble.glyphIndex % bubbleGlyphs.count])
+        bubbleGlyphs.withGlyph(bubble.glyphIndex) { body.appendJSONEscaped($0) }
       }
       body.append("\"}")
     }

@@ -84,6 +84,7 @@ package enum RunCommand {
       pipeline.advance(
         audio: UnsafeBufferPointer(rebasing: chunk[..<(read * channels)]), activity: .running)
       let info = FrameInfo(time: pipeline.time, source: file.path, connected: true)
+      pipeline.renderConsumers(info: info)
       guard delivery.deliver(pipeline: pipeline, info: info) else { break }
     }
     return 0

@@ -134,6 +134,7 @@ package final class Engine {
     syncConsumers(force: false)
     let info = FrameInfo(
       time: pipeline.time, source: status.sourceName, connected: status.connected)
+    pipeline.renderConsumers(info: info)
     for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
       stopping = true
     }

@@ -4,7 +4,8 @@ import PulseBarCore
 ///
 /// The engine registers the union of every delivery's `wantedKeys` with the
 /// pipeline (so each distinct layout is banded and each (format, bars)
-/// rendered once per frame), then calls `deliver` once per frame.
+/// rendered once per frame), renders them, then calls `deliver` once per frame;
+/// a delivery reads `pipeline.changedLine(_:)`.
 package protocol FrameDelivery: AnyObject {
   /// The consumers this delivery reads.
   var wantedKeys: [ConsumerKey] { get }
@@ -38,8 +39,7 @@ package final class DescriptorDelivery: FrameDelivery {
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
-    guard let index = pipeline.consumerIndex(of: key),
-      let line = pipeline.render(index, info: info)
+    guard let index = pipeline.consumerIndex(of: key), let line = pipeline.changedLine(index)
     else { return true }
     return line.bytes.withUnsafeBytes { Console.writeAll($0, to: descriptor) }
   }

@@ -3,9 +3,9 @@ import PulseBarCore
 /// The engine's side of the socket server: registers the clients' distinct subscriptions as
 /// pipeline consumers and publishes each one's line when it changed.
 ///
-/// "Changed" is judged here, against the last line this delivery published, rather than by
-/// the renderer's own flag: stdout may share a consumer and see the change first, and a new
-/// subscription needs the current line even when the scene stands still. The engine also
+/// A subscription publishes its consumer's line when this frame changed it; a subscription
+/// new to this delivery publishes the current line even when the scene stands still (stdout
+/// may have registered the same consumer long before). The engine also
 /// polls ``wakeDescriptor``, which the server signals when the subscriptions change, so an
 /// idle engine renders a new client's first line at once. Confined to the engine thread.
 package final class SocketDelivery: FrameDelivery {
@@ -14,8 +14,8 @@ package final class SocketDelivery: FrameDelivery {
   private let wake: FileDescriptor
   private var subscriptions: [Subscription] = []
   private var seenVersion: UInt64 = .max
-  /// Per subscription, the bytes last published (each buffer keeps its capacity).
-  private var published: [Subscription: [UInt8]] = [:]
+  /// Subscriptions that have published at least one line.
+  private var published: Set<Subscription> = []
 
   /// A delivery to `server`, which must be created with `onSubscriptionsChanged` calling
   /// `EventDescriptor.signal` on `wake` (``make(_:)`` does that).
@@ -51,11 +51,11 @@ package final class SocketDelivery: FrameDelivery {
     for subscription in subscriptions {
       let key = ConsumerKey(format: subscription.format, bars: subscription.bars)
       guard let index = pipeline.consumerIndex(of: key) else { continue }
-      _ = pipeline.render(index, info: info)
-      guard let line = pipeline.lastLine(index) else { continue }
-      if published[subscription] == line.bytes { continue }
-      published[subscription, default: []].removeAll(keepingCapacity: true)
-      published[subscription, default: []].append(contentsOf: line.bytes)
+      let isNew = !published.contains(subscription)
+      guard let line = isNew ? pipeline.currentLine(index) : pipeline.changedLine(index) else {
+        continue
+      }
+      if isNew { published.insert(subscription) }
       line.bytes.withUnsafeBytes { server.publish(subscription, line: $0) }
     }
     return true
@@ -68,8 +68,6 @@ package final class SocketDelivery: FrameDelivery {
     seenVersion = version
     subscriptions = server.subscriptions()
     let current = Set(subscriptions)
-    for subscription in published.keys where !current.contains(subscription) {
-      published[subscription] = nil
-    }
+    published.formIntersection(current)
   }
 }

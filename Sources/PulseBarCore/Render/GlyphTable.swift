@@ -1,0 +1,31 @@
+/// Glyphs encoded once as UTF-8 in one flat array, so drawing one costs no
+/// reference counting (an array of arrays retains the inner array on every read).
+struct GlyphTable: Sendable {
+  private let storage: [UInt8]
+  private let starts: [Int]
+  /// Glyphs in the table.
+  let count: Int
+
+  init(_ glyphs: [String]) {
+    var storage: [UInt8] = []
+    var starts: [Int] = [0]
+    for glyph in glyphs {
+      storage.append(contentsOf: glyph.utf8)
+      starts.append(storage.count)
+    }
+    self.storage = storage
+    self.starts = starts
+    count = glyphs.count
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  /// Calls `body` with glyph `index`'s bytes (`index` wraps around the table).
+  @inline(__always)
+  func withGlyph<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    let glyph = index % count
+    return storage.withUnsafeBufferPointer { all in
+      body(UnsafeBufferPointer(rebasing: all[starts[glyph]..<starts[glyph + 1]]))
+    }
+  }
+}
