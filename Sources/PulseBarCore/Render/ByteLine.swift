@@ -1,3 +1,5 @@
+import Glibc
+
 /// A growable byte buffer for one output line, reused frame after frame.
 ///
 /// Appending never allocates once the buffer has grown to the longest line
@@ -13,6 +15,17 @@ public struct ByteLine: Sendable, Equatable {
 
   public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
+  /// Byte-wise equality by `memcmp` (the renderer compares every line with the last one).
+  public static func == (left: ByteLine, right: ByteLine) -> Bool {
+    guard left.bytes.count == right.bytes.count else { return false }
+    return left.bytes.withUnsafeBytes { leftBytes in
+      right.bytes.withUnsafeBytes { rightBytes in
+        leftBytes.count == 0
+          || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+      }
+    }
+  }
+
   @inline(__always)
   public mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
@@ -24,9 +37,15 @@ public struct ByteLine: Sendable, Equatable {
   /// Appends pre-encoded bytes.
   public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
-  /// Appends pre-encoded bytes.
+  /// Appends pre-encoded bytes (glyphs, table entries: a byte loop beats the generic
+  /// `append(contentsOf:)` for a handful of bytes).
+  @inline(__always)
   public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: other)
+    if other.count <= 8 {
+      for byte in other { bytes.append(byte) }
+    } else {
+      bytes.append(contentsOf: other)
+    }
   }
 
   /// Appends a non-negative integer in decimal.
@@ -77,9 +96,9 @@ public struct ByteLine: Sendable, Equatable {
   /// Appends `value` with exactly `decimals` digits after the point (rounded half away from zero).
   public mutating func append(_ value: Double, decimals: Int) {
     if decimals == 3 && value >= 0 && value <= 1 {
-      let start = Int((value * 1000).rounded()) * 5
-      Self.unitTable.withUnsafeBufferPointer {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<(start + 5)]))
+      let start = Int(value * 1000 + 0.5) * 5  // non-negative: truncation rounds half up
+      Self.unitTable.withUnsafeBufferPointer { table in
+        for offset in start..<(start + 5) { bytes.append(table[offset]) }
       }
       return
     }

@@ -131,7 +131,7 @@ public final class FrameRenderer {
     for position in 0..<count {
       var index = position
       if mirrored && position < stereoHalf { index = stereoHalf - 1 - position }
-      body.append(integer: UInt64((min(max(bars[index], 0), 1) * rawMax).rounded()))
+      body.append(integer: UInt64(min(max(bars[index], 0), 1) * rawMax + 0.5))
       body.append(UInt8(ascii: ";"))
     }
   }
