@@ -35,14 +35,6 @@ import Testing
       let status = try child.waitForExit(timeout: 30)
       #expect(status == 0, "systemd-analyze: \(child.standardError)")
       #expect(child.standardError.isEmpty, "warnings: \(child.standardError)")
-      unlink(home + "/.local/bin/pulsebar")
-      for unit in units { unlink(home + "/.config/systemd/user/" + unit) }
-      for directory in [
-        "/.config/systemd/user", "/.config/systemd", "/.config", "/.local/bin",
-        "/.local", "/run",
-      ] {
-        rmdir(home + directory)
-      }
     }
   }
 
@@ -92,10 +84,5 @@ func readTextFile(_ path: String) throws(Errno) -> String {
 
 /// Copies a text file.
 func copyFile(_ source: String, _ destination: String) throws {
-  let text = try readTextFile(source)
-  let raw = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-  guard raw >= 0 else { throw Errno.current }
-  let descriptor = FileDescriptor(rawValue: raw)
-  defer { descriptor.closeQuietly() }
-  try descriptor.writeAll(text)
+  try writeTextFile(destination, try readTextFile(source))
 }

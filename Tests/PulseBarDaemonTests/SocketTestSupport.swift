@@ -11,7 +11,16 @@ final class SocketTestClient {
 
   init(path: String, send line: String? = nil) throws {
     descriptor = try UnixSocket.connect(path: path)
-    if let line { try descriptor.writeAll(line) }
+    if let line { send(line) }
+  }
+
+  /// Sends `text` without blocking for long and without SIGPIPE (the test runner does not
+  /// ignore it, and a refused client's peer may already be gone); what does not fit is dropped.
+  func send(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      _ = Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    }
   }
 
   deinit { descriptor.closeQuietly() }
@@ -62,14 +71,19 @@ func withTemporaryDirectory<R>(_ body: (String) throws -> R) rethrows -> R {
   return try body(path)
 }
 
-/// `rm -rf` of a test directory (one level of files is all tests create).
+/// `rm -rf` of a test directory.
 func removeTree(_ path: String) {
   if let directory = opendir(path) {
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
       }
-      if name != "." && name != ".." { unlink(path + "/" + name) }
+      guard name != "." && name != ".." else { continue }
+      if entry.pointee.d_type == UInt8(DT_DIR) {
+        removeTree(path + "/" + name)
+      } else {
+        unlink(path + "/" + name)
+      }
     }
     closedir(directory)
   }
