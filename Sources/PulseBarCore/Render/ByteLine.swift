@@ -2,79 +2,119 @@ import Glibc
 
 /// A growable byte buffer for one output line, reused frame after frame.
 ///
-/// Appending never allocates once the buffer has grown to the longest line
-/// seen (it keeps its capacity), and numbers are written digit by digit
-/// rather than through `String`, so rendering allocates nothing per frame.
-public struct ByteLine: Sendable, Equatable {
-  public private(set) var bytes: [UInt8] = []
-
-  /// An empty line; with `capacity` > 0 it reserves that much (an empty one allocates nothing).
-  public init(capacity: Int = 0) {
-    if capacity > 0 { bytes.reserveCapacity(capacity) }
+/// Raw memory that only grows (to the longest line seen), written through a
+/// pointer: appending a byte is a capacity check and a store, with none of
+/// `Array`'s uniqueness checks, and numbers are written digit by digit rather
+/// than through `String`. Rendering allocates nothing per frame.
+///
+/// Copies share the memory (a renderer hands its line out to be written
+/// at once, and is the only one that writes); `bytes` is valid until the
+/// line is next changed.
+public struct ByteLine: Equatable {
+  /// Frees the memory when the last copy of the line goes away.
+  private final class Storage {
+    var pointer: UnsafeMutablePointer<UInt8>
+    init(capacity: Int) { pointer = .allocate(capacity: capacity) }
+    deinit { pointer.deallocate() }
   }
 
-  public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+  private var storage: Storage?
+  private var base: UnsafeMutablePointer<UInt8>!
+  private var capacity = 0
+  /// Bytes written.
+  public private(set) var count = 0
+
+  /// A line with room for `capacity` bytes; with 0 (an empty placeholder) it allocates nothing
+  /// until the first append.
+  public init(capacity: Int = 0) {
+    guard capacity > 0 else { return }
+    self.capacity = capacity
+    storage = Storage(capacity: capacity)
+    base = storage!.pointer
+  }
+
+  /// The bytes written; valid until the line is next changed.
+  public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Calls `body` with the bytes written.
+  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(bytes))
+  }
+
+  public mutating func removeAll() { count = 0 }
 
   /// Byte-wise equality by `memcmp` (the renderer compares every line with the last one).
   public static func == (left: ByteLine, right: ByteLine) -> Bool {
-    guard left.bytes.count == right.bytes.count else { return false }
-    return left.bytes.withUnsafeBytes { leftBytes in
-      right.bytes.withUnsafeBytes { rightBytes in
-        leftBytes.count == 0
-          || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
-      }
-    }
+    left.count == right.count && (left.count == 0 || memcmp(left.base, right.base, left.count) == 0)
+  }
+
+  /// Makes room for `extra` more bytes.
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(to: count + extra) }
+  }
+
+  private mutating func grow(to needed: Int) {
+    var newCapacity = max(64, capacity * 2)
+    while newCapacity < needed { newCapacity *= 2 }
+    let grown = Storage(capacity: newCapacity)
+    if count > 0 { grown.pointer.update(from: base, count: count) }
+    storage = grown
+    base = grown.pointer
+    capacity = newCapacity
   }
 
   @inline(__always)
-  public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+  public mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
 
   /// Appends a literal's UTF-8 bytes.
   public mutating func append(_ literal: StaticString) {
-    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    literal.withUTF8Buffer { append($0) }
   }
 
   /// Appends pre-encoded bytes.
-  public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
-
-  /// Appends pre-encoded bytes (glyphs, table entries: a byte loop beats the generic
-  /// `append(contentsOf:)` for a handful of bytes).
   @inline(__always)
   public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
-    if other.count <= 8 {
-      for byte in other { bytes.append(byte) }
-    } else {
-      bytes.append(contentsOf: other)
-    }
+    guard let source = other.baseAddress, other.count > 0 else { return }
+    reserve(other.count)
+    (base + count).update(from: source, count: other.count)
+    count += other.count
+  }
+
+  /// Appends another line's bytes.
+  public mutating func append(_ other: ByteLine) { append(other.bytes) }
+
+  /// Appends pre-encoded bytes.
+  public mutating func append(_ other: [UInt8]) {
+    other.withUnsafeBufferPointer { append($0) }
   }
 
   /// Appends a non-negative integer in decimal.
   public mutating func append(integer value: UInt64) {
-    // Bar values (0…1000) and counters are short: write their digits directly.
-    if value < 100_000 {
-      if value >= 10_000 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10_000)) }
-      if value >= 1000 { bytes.append(UInt8(ascii: "0") + UInt8(value / 1000 % 10)) }
-      if value >= 100 { bytes.append(UInt8(ascii: "0") + UInt8(value / 100 % 10)) }
-      if value >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10 % 10)) }
-      bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
-      return
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 20 && value >= limit {
+      digits += 1
+      limit = limit &* 10
     }
-    // Digits right to left into a stack buffer, then one append.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var remaining = value
-      var start = 20
-      while remaining > 0 {
-        start -= 1
-        digits[start] = UInt8(ascii: "0") + UInt8(remaining % 10)
-        remaining /= 10
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+    reserve(digits)
+    var remaining = value
+    var index = count + digits - 1
+    while index >= count {
+      base[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+      remaining /= 10
+      index -= 1
     }
+    count += digits
   }
 
   /// Appends a signed integer in decimal.
   public mutating func append(signed value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    if value < 0 { append(UInt8(ascii: "-")) }
     append(integer: UInt64(value.magnitude))
   }
 
@@ -98,7 +138,7 @@ public struct ByteLine: Sendable, Equatable {
     if decimals == 3 && value >= 0 && value <= 1 {
       let start = Int(value * 1000 + 0.5) * 5  // non-negative: truncation rounds half up
       Self.unitTable.withUnsafeBufferPointer { table in
-        for offset in start..<(start + 5) { bytes.append(table[offset]) }
+        append(UnsafeBufferPointer(rebasing: table[start..<(start + 5)]))
       }
       return
     }
@@ -106,21 +146,20 @@ public struct ByteLine: Sendable, Equatable {
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (value.magnitude * Double(scale)).rounded()
     guard scaled.isFinite, scaled < 1e18 else {
-      bytes.append(UInt8(ascii: "0"))
+      append(UInt8(ascii: "0"))
       return
     }
     let whole = UInt64(scaled)
-    if value < 0 && whole != 0 { bytes.append(UInt8(ascii: "-")) }
+    if value < 0 && whole != 0 { append(UInt8(ascii: "-")) }
     append(integer: whole / scale)
     guard decimals > 0 else { return }
-    bytes.append(UInt8(ascii: "."))
-    var fraction = whole % scale
-    var divisor = scale / 10
-    while divisor > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-      fraction %= divisor
-      divisor /= 10
-    }
+    append(UInt8(ascii: "."))
+    // The fraction with its leading zeros: scale + fraction, first digit dropped.
+    reserve(decimals + 1)
+    let mark = count
+    append(integer: scale + whole % scale)
+    base.advanced(by: mark).update(from: base.advanced(by: mark + 1), count: decimals)
+    count -= 1
   }
 
   /// Appends bytes as a JSON string body (no quotes), escaping what JSON requires.
@@ -148,9 +187,9 @@ public struct ByteLine: Sendable, Equatable {
     case 0x0A: append("\\n")
     case 0..<0x20:
       append("\\u00")
-      bytes.append(Self.hexDigit(byte >> 4))
-      bytes.append(Self.hexDigit(byte & 0xF))
-    default: bytes.append(byte)
+      append(Self.hexDigit(byte >> 4))
+      append(Self.hexDigit(byte & 0xF))
+    default: append(byte)
     }
   }
 

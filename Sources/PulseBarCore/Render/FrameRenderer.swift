@@ -29,20 +29,21 @@ public final class FrameRenderer {
   private var previousBody = ByteLine(capacity: 1024)
   private var hasPrevious = false
   private var sequence: UInt64 = 0
-  private let barGlyphs: GlyphTable
-  private let bubbleGlyphs: GlyphTable
-  private let morphGlyphs: GlyphTable
+  /// The text glyphs as they are (text format), JSON-escaped (waybar) and as Pango markup
+  /// inside JSON (waybar with markup): escaped once here, never per frame.
+  private let plainGlyphs: TextGlyphs
+  private let jsonGlyphs: TextGlyphs
+  private let pangoGlyphs: TextGlyphs
   private let rawMax: Float
   private let markup: Markup
   private var sourceName = ""
   private var sourceBytes: [UInt8] = []
-  private var text = ByteLine(capacity: 256)
 
   public init(format: OutputFormat, configuration: Configuration) {
     self.format = format
-    barGlyphs = GlyphTable(configuration.barGlyphs)
-    bubbleGlyphs = GlyphTable(configuration.bubbleGlyphs)
-    morphGlyphs = GlyphTable(MorphGlyph.frames)
+    plainGlyphs = TextGlyphs(configuration, encoding: .plain)
+    jsonGlyphs = TextGlyphs(configuration, encoding: .json)
+    pangoGlyphs = TextGlyphs(configuration, encoding: .pango)
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
   }
@@ -65,7 +66,7 @@ public final class FrameRenderer {
     output.removeAll()
     switch format {
     case .text:
-      appendText(scene: scene, bars: bars, into: &output, pango: false)
+      appendText(scene: scene, bars: bars, into: &output, glyphs: plainGlyphs)
     case .raw:
       appendRaw(bars: bars, into: &output)
     case .waybar:
@@ -84,9 +85,9 @@ public final class FrameRenderer {
       line.append(integer: sequence)
       line.append(",\"time\":")
       line.append(info.time, decimals: 3)
-      line.append(previousBody.bytes)
+      line.append(previousBody)
     } else {
-      line.append(previousBody.bytes)
+      line.append(previousBody)
     }
     line.append(UInt8(ascii: "\n"))
     return true
@@ -96,30 +97,27 @@ public final class FrameRenderer {
 
   private func appendText(
     scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, into output: inout ByteLine,
-    pango: Bool
+    glyphs: TextGlyphs
   ) {
-    morphGlyphs.withGlyph(MorphGlyph.frameIndex(for: scene.morph)) { output.append($0) }
+    glyphs.morph.withGlyph(MorphGlyph.frameIndex(for: scene.morph)) { output.append($0) }
     output.append(UInt8(ascii: " "))
-    let levels = barGlyphs.count
+    let levels = glyphs.bars.count
     for height in bars {
       let level = min(levels - 1, max(0, Int(height * Float(levels))))
-      if pango {
-        barGlyphs.withGlyph(level) { output.appendMarkupEscaped($0) }
-      } else {
-        barGlyphs.withGlyph(level) { output.append($0) }
-      }
+      glyphs.bars.withGlyph(level) { output.append($0) }
     }
-    guard !scene.bubbles.isEmpty, !bubbleGlyphs.isEmpty else { return }
+    guard !scene.bubbles.isEmpty, !glyphs.bubbles.isEmpty else { return }
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
-      if pango {
+      if glyphs.encoding == .pango {
+        // Pango fades the glyph; the quotes are escaped for the JSON string around it.
         output.append("<span alpha=\\\"")
-        output.append(integer: UInt64(max(1, min(100, (bubble.alpha * 100).rounded()))))
+        output.append(integer: UInt64(max(1, min(100, bubble.alpha * 100 + 0.5))))
         output.append("%\\\">")
-        bubbleGlyphs.withGlyph(bubble.glyphIndex) { output.appendMarkupEscaped($0) }
+        glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
         output.append("</span>")
       } else {
-        bubbleGlyphs.withGlyph(bubble.glyphIndex) { output.append($0) }
+        glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
       }
     }
   }
@@ -145,16 +143,8 @@ public final class FrameRenderer {
   ) {
     let state = scene.state
     body.append("{\"text\":\"")
-    if markup == .pango {
-      appendText(scene: scene, bars: bars, into: &body, pango: true)
-    } else {
-      var plain = ByteLine()
-      swap(&plain, &text)
-      plain.removeAll()
-      appendText(scene: scene, bars: bars, into: &plain, pango: false)
-      body.appendJSONEscaped(plain.bytes)
-      swap(&plain, &text)
-    }
+    appendText(
+      scene: scene, bars: bars, into: &body, glyphs: markup == .pango ? pangoGlyphs : jsonGlyphs)
     body.append("\",\"alt\":\"")
     body.append(state.staticName)
     body.append("\",\"class\":[\"")
@@ -172,7 +162,7 @@ public final class FrameRenderer {
     var sum: Float = 0
     for height in bars { sum += height }
     let mean = bars.isEmpty ? 0 : sum / Float(bars.count)
-    body.append(integer: UInt64((min(max(mean, 0), 1) * 100).rounded()))
+    body.append(integer: UInt64(min(max(mean, 0), 1) * 100 + 0.5))
     body.append(UInt8(ascii: "}"))
   }
 
@@ -223,8 +213,8 @@ public final class FrameRenderer {
       body.append(",\"alpha\":")
       body.append(Double(bubble.alpha), decimals: 3)
       body.append(",\"glyph\":\"")
-      if !bubbleGlyphs.isEmpty {
-        bubbleGlyphs.withGlyph(bubble.glyphIndex) { body.appendJSONEscaped($0) }
+      if !jsonGlyphs.bubbles.isEmpty {
+        jsonGlyphs.bubbles.withGlyph(bubble.glyphIndex) { body.append($0) }
       }
       body.append("\"}")
     }

@@ -29,3 +29,38 @@ struct GlyphTable: Sendable {
     }
   }
 }
+
+/// How text glyphs are written: as they are, inside a JSON string, or as Pango markup
+/// inside a JSON string.
+enum GlyphEncoding {
+  case plain
+  case json
+  case pango
+}
+
+/// The bar, bubble and morph glyphs of a configuration in one encoding.
+struct TextGlyphs: Sendable {
+  let encoding: GlyphEncoding
+  let bars: GlyphTable
+  let bubbles: GlyphTable
+  let morph: GlyphTable
+
+  init(_ configuration: Configuration, encoding: GlyphEncoding) {
+    self.encoding = encoding
+    func encoded(_ glyphs: [String]) -> GlyphTable {
+      GlyphTable(
+        glyphs.map { glyph in
+          var line = ByteLine()
+          switch encoding {
+          case .plain: line.append(Array(glyph.utf8))
+          case .json: line.appendJSONEscaped(glyph.utf8)
+          case .pango: line.appendMarkupEscaped(glyph.utf8)
+          }
+          return String(decoding: line.bytes, as: UTF8.self)
+        })
+    }
+    bars = encoded(configuration.barGlyphs)
+    bubbles = encoded(configuration.bubbleGlyphs)
+    morph = encoded(MorphGlyph.frames)
+  }
+}

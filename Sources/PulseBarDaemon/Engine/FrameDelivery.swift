@@ -41,6 +41,6 @@ package final class DescriptorDelivery: FrameDelivery {
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     guard let index = pipeline.consumerIndex(of: key), let line = pipeline.changedLine(index)
     else { return true }
-    return line.bytes.withUnsafeBytes { Console.writeAll($0, to: descriptor) }
+    return line.withUnsafeBytes { Console.writeAll($0, to: descriptor) }
   }
 }

@@ -56,7 +56,7 @@ package final class SocketDelivery: FrameDelivery {
         continue
       }
       if isNew { published.insert(subscription) }
-      line.bytes.withUnsafeBytes { server.publish(subscription, line: $0) }
+      line.withUnsafeBytes { server.publish(subscription, line: $0) }
     }
     return true
   }
