@@ -21,8 +21,11 @@ let package = Package(
     .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
     .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
     .executableTarget(
-      name: "pulsebar-bench", dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW"],
-      path: "bench"),
+      name: "pulsebar-bench",
+      dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW", "AllocationCounter"],
+      path: "bench", exclude: ["AllocationCounter"]),
+    // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
+    .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
     .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),

@@ -13,6 +13,8 @@ public final class ChildProcess {
   private var stdoutPending: [UInt8] = []
   private var stderrBytes: [UInt8] = []
   private var exitStatus: Int32?
+  /// CPU seconds (user + system) the child and its waited-for children used; set once it exited.
+  public private(set) var cpuSeconds: Double = 0
 
   /// Spawns `executable` (a path, or a name looked up in PATH) with `arguments`.
   ///
@@ -102,17 +104,21 @@ public final class ChildProcess {
   /// The next complete stdout line (without `\n`), or `nil` if none arrives within `timeout` seconds or stdout closes.
   public func readLine(timeout: Double) -> String? {
     let deadline = Self.now() + timeout
-    var open = true
     while true {
       if let newline = stdoutPending.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: stdoutPending[..<newline], as: UTF8.self)
         stdoutPending.removeSubrange(...newline)
         return line
       }
-      // Closed stdout still hands out the lines read with the end of file (above).
       let remaining = deadline - Self.now()
-      if !open || remaining <= 0 { return nil }
-      open = pump(timeout: remaining)
+      if remaining <= 0 { return nil }
+      if !pump(timeout: remaining) {
+        // Closed: what is pending may still hold whole lines, or a last unterminated one.
+        if stdoutPending.contains(UInt8(ascii: "\n")) { continue }
+        guard !stdoutPending.isEmpty else { return nil }
+        defer { stdoutPending.removeAll() }
+        return String(decoding: stdoutPending, as: UTF8.self)
+      }
     }
   }
 
@@ -172,8 +178,16 @@ public final class ChildProcess {
     let deadline = Self.now() + timeout
     while true {
       var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
+      var usage = rusage()
+      let result = wait4(pid, &status, WNOHANG, &usage)
+      if result < 0 && errno == ECHILD {
+        exitStatus = -1
+        return -1
+      }
       if result == pid {
+        cpuSeconds =
+          Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+          + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         exitStatus = code
         drain(stderrDescriptor, into: &stderrBytes)
@@ -253,6 +267,6 @@ private func withCStrings<R>(
   _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
 ) -> R {
   let pointers = strings.map { strdup($0) } + [nil]
-  defer { pointers.forEach { free($0) } }
+  defer { for pointer in pointers { free(pointer) } }
   return body(pointers)
 }

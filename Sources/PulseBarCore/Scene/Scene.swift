@@ -1,57 +1,83 @@
-/// A bubble alive in the scene, in units of `maxHeight` from its start point
-/// (x right, y up), as every renderer reads it.
-public struct Bubble: Sendable, Equatable {
-  /// Unique per scene, increasing; lets a GUI track a bubble across frames.
-  public var id: UInt64
-  public var x: Float
-  public var y: Float
-  public var scale: Float
-  public var alpha: Float
-  /// Index into ``Configuration/bubbleGlyphs``.
-  public var glyphIndex: Int
-}
-
 /// The animated picture every format draws: playback state, play/pause morph,
 /// bubbles and the blend between live bars and resting bars.
 ///
-/// Pure value type driven by audio time (`advance(to:…)`), never the wall clock.
-/// PROVISIONAL: the scene issue replaces this file with the seeds' animations.
+/// A value type driven by audio time (`advance(to:…)`), never the wall clock, so tests
+/// step it exactly. Nothing in `advance` or `composeBars` allocates.
 public struct Scene: Sendable {
-  public private(set) var state: PlaybackState = .stopped
-  /// 0 = pause bars, 1 = play triangle.
-  public private(set) var morph: Float = 0
-  /// Live bubbles, oldest first.
-  public private(set) var bubbles: [Bubble] = []
-  /// 0 = bars follow the analyser, 1 = bars stand at the rest heights.
-  public private(set) var restBlend: Float = 1
+  /// Seconds the bars take to settle to the rest heights when playback ends.
+  public static let restSettleDuration = 0.3
+
+  private var machine: PlaybackStateMachine
+  private var morphAnimation: EasedValue
+  private var restAnimation: EasedValue
+  private var bubbleSystem: BubbleSystem
   private let restHeights: [Float]
+  /// Audio time of the last ``advance(to:activity:signalPresent:onset:)``.
+  public private(set) var time: Double = 0
 
   public init(configuration: Configuration) {
+    machine = PlaybackStateMachine(silenceTimeout: configuration.silenceTimeout)
+    morphAnimation = EasedValue(value: 0, duration: configuration.morphDuration)
+    restAnimation = EasedValue(value: 1, duration: Self.restSettleDuration)
+    bubbleSystem = BubbleSystem(configuration: configuration)
     restHeights = configuration.restHeights
-    bubbles.reserveCapacity(configuration.bubbleMax)
   }
 
+  /// `playing`, `paused` or `stopped` (see ``PlaybackStateMachine``).
+  public var state: PlaybackState { machine.state }
+  /// 0 = pause bars, 1 = play triangle.
+  public var morph: Float { morphAnimation.value }
+  /// Live bubbles, oldest first.
+  public var bubbles: [Bubble] { bubbleSystem.bubbles }
+  /// 0 = bars follow the analyser, 1 = bars stand at the rest heights.
+  public var restBlend: Float { restAnimation.value }
+
   /// Steps the scene to audio time `time` (seconds since start).
+  ///
+  /// `activity` comes from the capture side, `signalPresent` is true when the frame
+  /// held more than digital silence, `onset` when the analyser saw a peak (it spawns a
+  /// bubble while playing). Turning `playing` switches the bars to live at once (no
+  /// ease, so onsets show on the first frame); leaving it eases them to rest.
   public mutating func advance(
     to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool
   ) {
-    state =
-      activity == .running && signalPresent ? .playing : (activity == .none ? .stopped : .paused)
-    morph = state == .playing ? 1 : 0
-    restBlend = state == .playing ? 0 : 1
+    self.time = time
+    machine.advance(to: time, activity: activity, signalPresent: signalPresent)
+    let playing = machine.state == .playing
+    morphAnimation.retarget(playing ? 1 : 0, at: time)
+    morphAnimation.advance(to: time)
+    if playing {
+      restAnimation.jump(to: 0)
+    } else {
+      restAnimation.retarget(1, at: time)
+      restAnimation.advance(to: time)
+    }
+    bubbleSystem.advance(to: time, spawn: onset && playing)
   }
 
   /// True while something still moves without new audio (morph, bubbles, bars settling).
-  public var isAnimating: Bool { false }
+  public var isAnimating: Bool {
+    morphAnimation.isMoving || restAnimation.isMoving || !bubbleSystem.bubbles.isEmpty
+  }
 
-  /// Writes the bars to draw: live heights blended toward the rest heights.
+  /// The seed's two quads for morph value `value` in a unit box (x right, y down).
+  public static func morphShape(_ value: Float) -> MorphShape {
+    MorphShape(value: value)
+  }
+
+  /// The two quads for the current morph value in a unit box.
+  public var morphShape: MorphShape { MorphShape(value: morph) }
+
+  /// Writes the bars to draw: live heights blended toward the rest heights (repeated to
+  /// the bar count). Bars past the end of `live` count as 0.
   public func composeBars(
     live: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) {
     let blend = restBlend
     for index in 0..<output.count {
       let rest = restHeights.isEmpty ? 0 : restHeights[index % restHeights.count]
-      output[index] = live[index] * (1 - blend) + rest * blend
+      let height = index < live.count ? live[index] : 0
+      output[index] = height * (1 - blend) + rest * blend
     }
   }
 }

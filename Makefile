@@ -1,0 +1,73 @@
+# pulsebar — every target sets up what it needs on a fresh Debian 12 machine
+# with the Swift toolchain (missing apt packages are installed with apt-get).
+
+PREFIX ?= $(HOME)/.local
+SWIFT ?= swift
+# Build-time libraries, the test stack (a private PulseAudio, sox, tmux, systemd
+# tools) and cava for the side-by-side benchmarks.
+APT_PACKAGES = libpulse-dev libfftw3-dev libsndfile1-dev pulseaudio pulseaudio-utils \
+	sox tmux systemd cava
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CONFIG_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+
+.PHONY: all deps build release test lint format demo bench install uninstall clean
+
+all: build
+
+## deps: install the apt packages that are missing (apt-get update once, only if needed)
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## test: unit and integration tests (the tests start their own private PulseAudio), then lint
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) lint
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench
+
+## demo: see pulsebar work on this machine
+demo: release
+	scripts/demo.sh .build/release/pulsebar
+
+## bench: every benchmark, side by side with cava
+bench: release
+	$(SWIFT) build -c release --product pulsebar-bench
+	.build/release/pulsebar-bench all
+
+## install: the binary, the systemd user units and a commented config (never overwritten)
+install: release
+	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
+	install -Dm644 systemd/pulsebar.service $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
+	install -Dm644 systemd/pulsebar.socket $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
+	sed -i 's|@BINDIR@|$(PREFIX)/bin|' $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
+	@if [ -e $(DESTDIR)$(CONFIG_HOME)/pulsebar/config ]; then \
+		echo "keeping your $(CONFIG_HOME)/pulsebar/config"; \
+	else \
+		install -Dm644 config/pulsebar.conf $(DESTDIR)$(CONFIG_HOME)/pulsebar/config; \
+	fi
+	-systemctl --user daemon-reload 2>/dev/null
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
+
+clean:
+	rm -rf .build

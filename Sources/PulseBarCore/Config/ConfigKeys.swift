@@ -1,0 +1,202 @@
+/// One config key: where it lives, how to read a value, how to print the current one.
+public struct Setting: Sendable {
+  public var section: String
+  public var key: String
+  /// One line of why, as `config/pulsebar.conf` shows it.
+  public var help: String
+  package let apply: @Sendable (String, inout Configuration) throws(ValueError) -> Void
+  /// The value as the config file spells it.
+  public let render: @Sendable (Configuration) -> String
+}
+
+/// Every key pulsebar's config knows, section by section.
+public enum ConfigKeys {
+  public static let sections = [
+    "general", "input", "analysis", "output", "socket", "scene", "bubbles",
+  ]
+
+  public static func setting(section: String, key: String) -> Setting? {
+    all.first { $0.section == section && $0.key == key }
+  }
+
+  public static let all: [Setting] = [
+    integer("general", "bars", 1...512, \.bars, "bars drawn in all; in stereo half per channel"),
+    integer("general", "fps", 1...240, \.fps, "frames per second of audio"),
+    choice("general", "channels", \.channels, "mono downmix, or left and right apart"),
+    choice("general", "format", \.format, "text, waybar, json or raw (cava's raw ASCII)"),
+    Setting(
+      section: "general", key: "seed",
+      help: "seed of the bubbles' randomness (same seed, same bubbles)",
+      apply: { text, configuration throws(ValueError) in
+        guard let value = UInt64(text) else {
+          throw ValueError("expected a whole number ≥ 0, got '\(text)'")
+        }
+        configuration.seed = value
+      }, render: { String($0.seed) }),
+    Setting(
+      section: "input", key: "source",
+      help:
+        "auto (monitor of the default sink, following changes), pulse:NAME, file:PATH, fifo:PATH or stdin",
+      apply: { text, configuration throws(ValueError) in
+        guard let input = InputSpec(parsing: text) else {
+          throw ValueError(
+            "expected auto, pulse:NAME, file:PATH, fifo:PATH or stdin, got '\(text)'")
+        }
+        configuration.input = input
+      },
+      render: { $0.input == .pulse(source: nil) ? "auto" : $0.input.description }),
+    integer(
+      "input", "raw_sample_rate", 8000...384_000, \.rawSampleRate,
+      "sample rate of raw s16le PCM on a fifo or stdin"),
+    integer(
+      "input", "raw_channels", 1...2, \.rawChannels,
+      "interleaved channels of raw PCM on a fifo or stdin"),
+    number("analysis", "low_cutoff", 1...20000, \.lowCutoff, "lowest frequency shown, Hz"),
+    number(
+      "analysis", "high_cutoff", 2...192_000, \.highCutoff,
+      "highest frequency shown, Hz (at most half the sample rate)"),
+    boolean(
+      "analysis", "autosens", \.autosens, "automatic gain: bars fill the range at any volume"),
+    number(
+      "analysis", "sensitivity", 1...10000, \.sensitivity,
+      "gain in percent (the starting gain with autosens)"),
+    number(
+      "analysis", "noise_reduction", 0...0.99, \.noiseReduction,
+      "0 fast and jittery … 0.99 slow and smooth (cava's)"),
+    number(
+      "analysis", "onset_threshold", 1...20, \.onsetThreshold,
+      "how far above its running mean spectral flux must rise to spawn a bubble"),
+    glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
+    integer(
+      "output", "raw_max", 1...65535, \.rawMax,
+      "top of the raw format's range (cava's ascii_max_range)"),
+    choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
+    Setting(
+      section: "output", key: "offline_text",
+      help: "what `pulsebar listen` prints in text format while the daemon is away",
+      apply: { text, configuration throws(ValueError) in configuration.offlineText = text },
+      render: { $0.offlineText }),
+    Setting(
+      section: "socket", key: "path",
+      help: "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock",
+      apply: { text, configuration throws(ValueError) in configuration.socketPath = text },
+      render: { $0.socketPath }),
+    integer(
+      "socket", "max_clients", 1...1024, \.maxClients,
+      "clients served at once; the next gets 'error: too many clients'"),
+    number(
+      "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
+      "seconds of digital silence before playing counts as paused"),
+    Setting(
+      section: "scene", key: "rest_heights",
+      help: "bar heights (0…1) while nothing plays, repeated to the bar count",
+      apply: { text, configuration throws(ValueError) in
+        var heights: [Float] = []
+        for part in text.split(separator: ",") {
+          let item = part.trimmingWhitespace()
+          guard let value = Float(item), (0...1).contains(value) else {
+            throw ValueError("expected numbers from 0 to 1 separated by commas, got '\(item)'")
+          }
+          heights.append(value)
+        }
+        guard !heights.isEmpty else { throw ValueError("needs at least one height") }
+        configuration.restHeights = heights
+      },
+      render: { $0.restHeights.map(\.formattedSetting).joined(separator: ", ") }),
+    number(
+      "scene", "morph_duration", 0...5, \.morphDuration, "seconds the play/pause morph takes"),
+    glyphs("bubbles", "glyphs", \.bubbleGlyphs, "glyphs a bubble picks from at random"),
+    integer("bubbles", "max", 0...64, \.bubbleMax, "bubbles alive at once (0 turns them off)"),
+    number(
+      "bubbles", "min_interval", 0...10, \.bubbleMinInterval, "least seconds between two bubbles"),
+    number("bubbles", "duration", 0.5...30, \.bubbleDuration, "seconds a bubble lives"),
+    number(
+      "bubbles", "max_left", 0...10000, \.bubbleMaxLeft,
+      "how far left a bubble drifts (the seed's points)"),
+    number("bubbles", "max_right", 0...10000, \.bubbleMaxRight, "how far right a bubble drifts"),
+    number("bubbles", "max_height", 1...10000, \.bubbleMaxHeight, "how high a bubble climbs"),
+  ]
+
+  // MARK: - Kinds of value
+
+  private static func integer(
+    _ section: String, _ key: String, _ range: ClosedRange<Int>,
+    _ path: WritableKeyPath<Configuration, Int> & Sendable, _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        guard let value = Int(text) else {
+          throw ValueError("expected a whole number, got '\(text)'")
+        }
+        guard range.contains(value) else {
+          throw ValueError("\(value) is out of range \(range.lowerBound)…\(range.upperBound)")
+        }
+        configuration[keyPath: path] = value
+      }, render: { String($0[keyPath: path]) })
+  }
+
+  /// A real number (`Float` Hz and gains, `Double` seconds) within `range`.
+  private static func number<Value: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
+    _ section: String, _ key: String, _ range: ClosedRange<Value>,
+    _ path: WritableKeyPath<Configuration, Value> & Sendable, _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        guard let value = Value(text), value.isFinite else {
+          throw ValueError("expected a number, got '\(text)'")
+        }
+        guard range.contains(value) else {
+          throw ValueError(
+            "\(value.formattedSetting) is out of range \(range.lowerBound.formattedSetting)…\(range.upperBound.formattedSetting)"
+          )
+        }
+        configuration[keyPath: path] = value
+      }, render: { $0[keyPath: path].formattedSetting })
+  }
+
+  private static func boolean(
+    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, Bool> & Sendable,
+    _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": configuration[keyPath: path] = true
+        case "false", "no", "off", "0": configuration[keyPath: path] = false
+        default: throw ValueError("expected true or false, got '\(text)'")
+        }
+      }, render: { $0[keyPath: path] ? "true" : "false" })
+  }
+
+  private static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
+    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, Value> & Sendable,
+    _ help: String
+  ) -> Setting where Value.RawValue == String {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        guard let value = Value(rawValue: text) else {
+          let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
+          throw ValueError("expected one of \(names), got '\(text)'")
+        }
+        configuration[keyPath: path] = value
+      }, render: { $0[keyPath: path].rawValue })
+  }
+
+  /// A list of glyphs written together; spaces between them are ignored.
+  private static func glyphs(
+    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, [String]> & Sendable,
+    _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        let glyphs = text.filter { $0 != " " }.map(String.init)
+        guard !glyphs.isEmpty else { throw ValueError("needs at least one glyph") }
+        configuration[keyPath: path] = glyphs
+      }, render: { $0[keyPath: path].joined(separator: " ") })
+  }
+}

@@ -1,0 +1,123 @@
+/// A config file problem, reported as `FILE:LINE: what is wrong`.
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+  public var file: String
+  /// 1-based line, or 0 for a problem with the file as a whole.
+  public var line: Int
+  public var message: String
+
+  public init(file: String, line: Int, message: String) {
+    self.file = file
+    self.line = line
+    self.message = message
+  }
+
+  public var description: String {
+    line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+  }
+}
+
+/// Parses pulsebar's INI config into a ``Configuration``.
+///
+/// `[section]` headers, `key = value` lines, `#` or `;` comments on their own
+/// lines, blank lines. Every key is known in advance (``ConfigKeys``): an
+/// unknown section or key, a bad value or an out-of-range number is an error
+/// naming the file and line. Keys left out keep their defaults.
+public enum ConfigParser {
+  /// Parses `text` (the contents of `file`) on top of `base`.
+  public static func parse(_ text: String, file: String, base: Configuration = Configuration())
+    throws(ConfigError) -> Configuration
+  {
+    var configuration = base
+    var section: String?
+    var lineNumbers: [String: Int] = [:]
+    var lineNumber = 0
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      lineNumber += 1
+      let line = rawLine.trimmingWhitespace()
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+      if line.hasPrefix("[") {
+        guard line.hasSuffix("]") else {
+          throw ConfigError(
+            file: file, line: lineNumber, message: "section header needs a closing ']'")
+        }
+        let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
+        guard ConfigKeys.sections.contains(name) else {
+          throw ConfigError(
+            file: file, line: lineNumber,
+            message:
+              "unknown section [\(name)] (known: \(ConfigKeys.sections.joined(separator: ", ")))")
+        }
+        section = name
+        continue
+      }
+      guard let equals = line.firstIndex(of: "=") else {
+        throw ConfigError(
+          file: file, line: lineNumber, message: "expected 'key = value', got '\(line)'")
+      }
+      let key = String(line[..<equals]).trimmingWhitespace()
+      let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+      guard let section else {
+        throw ConfigError(
+          file: file, line: lineNumber, message: "'\(key)' comes before any [section]")
+      }
+      guard let setting = ConfigKeys.setting(section: section, key: key) else {
+        throw ConfigError(
+          file: file, line: lineNumber, message: "unknown key '\(key)' in [\(section)]")
+      }
+      do {
+        try setting.apply(value, &configuration)
+      } catch {
+        throw ConfigError(
+          file: file, line: lineNumber, message: "\(section).\(key): \(error.message)")
+      }
+      lineNumbers["\(section).\(key)"] = lineNumber
+    }
+    if let problem = configuration.crossFieldProblem() {
+      let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
+      throw ConfigError(file: file, line: line, message: problem.message)
+    }
+    return configuration
+  }
+}
+
+/// A bad value for one key; the parser adds file, line and key.
+public struct ValueError: Error, Equatable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+}
+
+extension Configuration {
+  /// A problem between keys (each fine alone), with the keys involved.
+  public func crossFieldProblem() -> (keys: [String], message: String)? {
+    if lowCutoff >= highCutoff {
+      return (
+        ["analysis.low_cutoff", "analysis.high_cutoff"],
+        "low_cutoff (\(lowCutoff.formattedSetting)) must be below high_cutoff (\(highCutoff.formattedSetting))"
+      )
+    }
+    if channels == .stereo && bars % 2 != 0 {
+      return (
+        ["general.bars", "general.channels"],
+        "bars must be even in stereo (half per channel), got \(bars)"
+      )
+    }
+    return nil
+  }
+}
+
+extension StringProtocol {
+  /// Without leading and trailing spaces, tabs and carriage returns.
+  package func trimmingWhitespace() -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+    guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
+    let last = lastIndex(where: { !isSpace($0) })!
+    return String(self[first...last])
+  }
+}
+
+extension BinaryFloatingPoint where Self: LosslessStringConvertible {
+  /// `50` rather than `50.0`, for messages and the shipped config.
+  package var formattedSetting: String {
+    self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
+  }
+}

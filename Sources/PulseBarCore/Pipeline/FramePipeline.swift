@@ -1,0 +1,180 @@
+/// A consumer's wish: a line format at a bar count.
+public struct ConsumerKey: Hashable, Sendable {
+  public var format: OutputFormat
+  public var bars: Int
+
+  public init(format: OutputFormat, bars: Int) {
+    self.format = format
+    self.bars = bars
+  }
+}
+
+/// The whole per-frame path with no I/O: analysis → bars per layout → scene → lines per consumer.
+///
+/// One FFT per frame serves every consumer; each distinct bar count is banded
+/// once per frame, and each distinct (format, bars) rendered once. Time is
+/// audio time, injected by the caller: `advance(audio:…)` moves it by one
+/// frame of audio, `advanceWithoutAudio(by:…)` by what the caller's clock says
+/// while no audio arrives (animations still in flight). Confined to one thread.
+public final class FramePipeline {
+  public let configuration: Configuration
+  public let sampleRate: Int
+  /// Sample frames (per channel) in one frame of output: `sampleRate / fps`.
+  public let hopFrames: Int
+  public let analyzer: SpectrumAnalyzer
+  public private(set) var scene: Scene
+  /// Seconds of audio since the start.
+  public private(set) var time: Double = 0
+  /// Frames produced.
+  public private(set) var frameCount: UInt64 = 0
+  /// True when the last frame was above digital silence.
+  public private(set) var signalPresent = false
+
+  private var layouts: [BarProcessor] = []
+  /// Per layout: the bars to draw (live bars blended with the rest heights).
+  private var displayBars: [UnsafeMutableBufferPointer<Float>] = []
+  private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, changed: Bool)] =
+    []
+  /// Peak below this is digital silence (one step of 16-bit audio).
+  public static let silenceLevel: Float = 1.0 / 32768
+
+  public init(configuration: Configuration, sampleRate: Int) {
+    self.configuration = configuration
+    self.sampleRate = sampleRate
+    hopFrames = max(1, sampleRate / configuration.fps)
+    analyzer = SpectrumAnalyzer(
+      sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
+      onsetThreshold: configuration.onsetThreshold)
+    scene = Scene(configuration: configuration)
+  }
+
+  deinit {
+    for buffer in displayBars { buffer.deallocate() }
+  }
+
+  // MARK: - Consumers
+
+  /// Registers a consumer (idempotent) and returns its index for ``line(of:)``.
+  @discardableResult
+  public func addConsumer(_ key: ConsumerKey) throws(LayoutError) -> Int {
+    if let index = consumers.firstIndex(where: { $0.key == key }) { return index }
+    let layout = try layoutIndex(bars: key.bars)
+    let renderer = FrameRenderer(format: key.format, configuration: configuration)
+    renderer.mirrored = configuration.channels == .stereo
+    consumers.append((key, layout, renderer, false))
+    return consumers.count - 1
+  }
+
+  /// Keeps only the consumers in `keys` (plus none else); layouts nobody reads are dropped.
+  public func retainConsumers(_ keys: Set<ConsumerKey>) {
+    consumers.removeAll { !keys.contains($0.key) }
+    let used = Set(consumers.map(\.layout))
+    guard used.count < layouts.count else { return }
+    var remap: [Int: Int] = [:]
+    var keptLayouts: [BarProcessor] = []
+    var keptBars: [UnsafeMutableBufferPointer<Float>] = []
+    for (index, layout) in layouts.enumerated() {
+      if used.contains(index) {
+        remap[index] = keptLayouts.count
+        keptLayouts.append(layout)
+        keptBars.append(displayBars[index])
+      } else {
+        displayBars[index].deallocate()
+      }
+    }
+    layouts = keptLayouts
+    displayBars = keptBars
+    for index in consumers.indices { consumers[index].layout = remap[consumers[index].layout]! }
+  }
+
+  /// The index of the consumer for `key`, if registered.
+  public func consumerIndex(of key: ConsumerKey) -> Int? {
+    consumers.firstIndex { $0.key == key }
+  }
+
+  /// The consumers, in registration order.
+  public var consumerKeys: [ConsumerKey] { consumers.map(\.key) }
+
+  private func layoutIndex(bars: Int) throws(LayoutError) -> Int {
+    if let index = layouts.firstIndex(where: { $0.barCount == bars }) { return index }
+    let processor = try BarProcessor(
+      totalBars: bars, channels: configuration.channels.count, configuration: configuration,
+      sizes: analyzer.sizes)
+    layouts.append(processor)
+    let display = UnsafeMutableBufferPointer<Float>.allocate(capacity: bars)
+    display.initialize(repeating: 0)
+    displayBars.append(display)
+    return layouts.count - 1
+  }
+
+  // MARK: - Frames
+
+  /// Consumes one frame of interleaved audio (`hopFrames × channels` samples, or
+  /// more when audio arrived late: all of it enters the history, one frame comes out).
+  public func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
+    analyzer.startFrame()
+    analyzer.push(interleaved: audio)
+    analyzer.analyze()
+    signalPresent = analyzer.framePeak >= Self.silenceLevel
+    time += Double(audio.count / analyzer.channels) / Double(sampleRate)
+    for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
+    scene.advance(
+      to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset)
+    finishFrame()
+  }
+
+  /// Moves time on by `seconds` with no audio (the stream is corked or gone):
+  /// the scene animates toward rest; the analyser keeps its last spectra.
+  public func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
+    time += seconds
+    signalPresent = false
+    scene.advance(to: time, activity: activity, signalPresent: false, onset: false)
+    finishFrame()
+  }
+
+  private func finishFrame() {
+    frameCount += 1
+    for (index, layout) in layouts.enumerated() {
+      scene.composeBars(live: layout.heights, into: displayBars[index])
+    }
+  }
+
+  /// Renders every consumer once for this frame (the engine calls it once per frame,
+  /// before the deliveries read ``changedLine(_:)``).
+  public func renderConsumers(info: FrameInfo) {
+    for index in consumers.indices {
+      let consumer = consumers[index]
+      let bars = UnsafeBufferPointer(displayBars[consumer.layout])
+      consumers[index].changed = consumer.renderer.render(scene: scene, bars: bars, info: info)
+    }
+  }
+
+  /// Consumer `index`'s line if the last ``renderConsumers(info:)`` changed it, else `nil`.
+  public func changedLine(_ index: Int) -> ByteLine? {
+    consumers[index].changed ? consumers[index].renderer.line : nil
+  }
+
+  /// Consumer `index`'s current line, changed or not (for a consumer that was just added
+  /// to a delivery); `nil` before its first render.
+  public func currentLine(_ index: Int) -> ByteLine? {
+    let line = consumers[index].renderer.line
+    return line.bytes.isEmpty ? nil : line
+  }
+
+  /// The bars drawn for `bars` (the display buffer of that layout), if registered.
+  public func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+    guard let index = layouts.firstIndex(where: { $0.barCount == bars }) else { return nil }
+    return UnsafeBufferPointer(displayBars[index])
+  }
+
+  /// The analyser's bars for `bars` before the scene blends in rest heights, if registered.
+  public func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+    layouts.first { $0.barCount == bars }?.heights
+  }
+
+  /// Forgets the history after a stream switch (sink change, reconnect).
+  public func resetAudio() { analyzer.reset() }
+
+  /// True while the picture still changes with no new audio.
+  public var isAnimating: Bool { scene.isAnimating }
+}

@@ -1,0 +1,243 @@
+/// What a frame says besides the scene and the bars.
+public struct FrameInfo: Sendable {
+  /// Seconds of audio since the start.
+  public var time: Double
+  /// The source being visualized (a PulseAudio source name, a file path).
+  public var source: String
+  /// Connected to the audio server (always true for files).
+  public var connected: Bool
+
+  public init(time: Double, source: String, connected: Bool) {
+    self.time = time
+    self.source = source
+    self.connected = connected
+  }
+}
+
+/// Renders frames of one format into a reusable line and tells whether the
+/// line differs from the last one written (only those are written).
+///
+/// One per distinct (format, bar count) consumer. For `json` the comparison
+/// leaves out `seq` and `time`, which change every frame by definition, so a
+/// still scene writes nothing in every format. `seq` counts the lines this
+/// renderer produced, starting at 1. Confined to the engine thread.
+public final class FrameRenderer {
+  public let format: OutputFormat
+  /// The line to write, `\n`-terminated, valid after `render` returned true.
+  public private(set) var line = ByteLine(capacity: 1024)
+  private var body = ByteLine(capacity: 1024)
+  private var previousBody = ByteLine(capacity: 1024)
+  private var hasPrevious = false
+  private var sequence: UInt64 = 0
+  /// The text glyphs as they are (text format), JSON-escaped (waybar) and as Pango markup
+  /// inside JSON (waybar with markup): escaped once here, never per frame.
+  private let plainGlyphs: TextGlyphs
+  private let jsonGlyphs: TextGlyphs
+  private let pangoGlyphs: TextGlyphs
+  private let rawMax: Float
+  private let markup: Markup
+  private var sourceName = ""
+  private var sourceBytes: [UInt8] = []
+
+  public init(format: OutputFormat, configuration: Configuration) {
+    self.format = format
+    plainGlyphs = TextGlyphs(configuration, encoding: .plain)
+    jsonGlyphs = TextGlyphs(configuration, encoding: .json)
+    pangoGlyphs = TextGlyphs(configuration, encoding: .pango)
+    rawMax = Float(configuration.rawMax)
+    markup = configuration.markup
+  }
+
+  /// Forgets the last line, so the next render is written even if unchanged (a new consumer).
+  public func forgetPrevious() { hasPrevious = false }
+
+  /// Renders the frame; returns true when `line` holds a line that differs from the last one.
+  public func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
+    -> Bool
+  {
+    if info.source != sourceName {
+      sourceName = info.source
+      sourceBytes = Array(info.source.utf8)
+    }
+    // Rendered into a local: every append to a class's stored property would pay a
+    // dynamic exclusivity check, hundreds of them per line.
+    var output = ByteLine()
+    swap(&output, &body)
+    output.removeAll()
+    switch format {
+    case .text:
+      appendText(scene: scene, bars: bars, into: &output, glyphs: plainGlyphs)
+    case .raw:
+      appendRaw(bars: bars, into: &output)
+    case .waybar:
+      appendWaybar(scene: scene, bars: bars, info: info, into: &output)
+    case .json:
+      appendJSONBody(scene: scene, bars: bars, info: info, into: &output)
+    }
+    swap(&output, &body)
+    if hasPrevious && body == previousBody { return false }
+    swap(&body, &previousBody)
+    hasPrevious = true
+    sequence += 1
+    line.removeAll()
+    if format == .json {
+      line.append("{\"seq\":")
+      line.append(integer: sequence)
+      line.append(",\"time\":")
+      line.append(info.time, decimals: 3)
+      line.append(previousBody)
+    } else {
+      line.append(previousBody)
+    }
+    line.append(UInt8(ascii: "\n"))
+    return true
+  }
+
+  // MARK: - Formats
+
+  private func appendText(
+    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, into output: inout ByteLine,
+    glyphs: TextGlyphs
+  ) {
+    glyphs.morph.withGlyph(MorphGlyph.frameIndex(for: scene.morph)) { output.append($0) }
+    output.append(UInt8(ascii: " "))
+    let levels = glyphs.bars.count
+    for height in bars {
+      let level = min(levels - 1, max(0, Int(height * Float(levels))))
+      glyphs.bars.withGlyph(level) { output.append($0) }
+    }
+    guard !scene.bubbles.isEmpty, !glyphs.bubbles.isEmpty else { return }
+    output.append(UInt8(ascii: " "))
+    for bubble in scene.bubbles {
+      if glyphs.encoding == .pango {
+        // Pango fades the glyph; the quotes are escaped for the JSON string around it.
+        output.append("<span alpha=\\\"")
+        output.append(integer: UInt64(max(1, min(100, bubble.alpha * 100 + 0.5))))
+        output.append("%\\\">")
+        glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
+        output.append("</span>")
+      } else {
+        glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
+      }
+    }
+  }
+
+  /// cava's raw ASCII: stereo mirrors the left channel (high→low) against the right (low→high).
+  private func appendRaw(bars: UnsafeBufferPointer<Float>, into body: inout ByteLine) {
+    let count = bars.count
+    let stereoHalf = count / 2
+    for position in 0..<count {
+      var index = position
+      if mirrored && position < stereoHalf { index = stereoHalf - 1 - position }
+      body.append(integer: UInt64(min(max(bars[index], 0), 1) * rawMax + 0.5))
+      body.append(UInt8(ascii: ";"))
+    }
+  }
+
+  /// Set by the engine for stereo layouts: the raw format mirrors the left half.
+  public var mirrored = false
+
+  private func appendWaybar(
+    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,
+    into body: inout ByteLine
+  ) {
+    let state = scene.state
+    body.append("{\"text\":\"")
+    appendText(
+      scene: scene, bars: bars, into: &body, glyphs: markup == .pango ? pangoGlyphs : jsonGlyphs)
+    body.append("\",\"alt\":\"")
+    body.append(state.staticName)
+    body.append("\",\"class\":[\"")
+    body.append(state.staticName)
+    body.append(info.connected ? "\"]" : "\",\"disconnected\"]")
+    body.append(",\"tooltip\":\"")
+    body.append(state.staticTitle)
+    body.append(" · ")
+    if info.connected {
+      body.appendJSONEscaped(sourceBytes)
+    } else {
+      body.append("audio server unreachable")
+    }
+    body.append("\",\"percentage\":")
+    var sum: Float = 0
+    for height in bars { sum += height }
+    let mean = bars.isEmpty ? 0 : sum / Float(bars.count)
+    body.append(integer: UInt64(min(max(mean, 0), 1) * 100 + 0.5))
+    body.append(UInt8(ascii: "}"))
+  }
+
+  /// Everything after `"time":…` (which the comparison leaves out).
+  private func appendJSONBody(
+    scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,
+    into body: inout ByteLine
+  ) {
+    body.append(",\"state\":\"")
+    body.append(scene.state.staticName)
+    body.append(info.connected ? "\",\"connected\":true" : "\",\"connected\":false")
+    body.append(",\"source\":\"")
+    body.appendJSONEscaped(sourceBytes)
+    body.append("\",\"morph\":")
+    body.append(Double(scene.morph), decimals: 3)
+    body.append(",\"morph_shape\":[")
+    let shape = MorphShape(morph: scene.morph)
+    for quad in 0..<2 {
+      if quad > 0 { body.append(UInt8(ascii: ",")) }
+      body.append(UInt8(ascii: "["))
+      for corner in 0..<4 {
+        let point = shape[quad, corner]
+        if corner > 0 { body.append(UInt8(ascii: ",")) }
+        body.append(UInt8(ascii: "["))
+        body.append(Double(point.x), decimals: 3)
+        body.append(UInt8(ascii: ","))
+        body.append(Double(point.y), decimals: 3)
+        body.append(UInt8(ascii: "]"))
+      }
+      body.append(UInt8(ascii: "]"))
+    }
+    body.append("],\"bars\":[")
+    for (index, height) in bars.enumerated() {
+      if index > 0 { body.append(UInt8(ascii: ",")) }
+      body.append(Double(height), decimals: 3)
+    }
+    body.append("],\"bubbles\":[")
+    for (index, bubble) in scene.bubbles.enumerated() {
+      if index > 0 { body.append(UInt8(ascii: ",")) }
+      body.append("{\"id\":")
+      body.append(integer: bubble.id)
+      body.append(",\"x\":")
+      body.append(Double(bubble.x), decimals: 3)
+      body.append(",\"y\":")
+      body.append(Double(bubble.y), decimals: 3)
+      body.append(",\"scale\":")
+      body.append(Double(bubble.scale), decimals: 3)
+      body.append(",\"alpha\":")
+      body.append(Double(bubble.alpha), decimals: 3)
+      body.append(",\"glyph\":\"")
+      if !jsonGlyphs.bubbles.isEmpty {
+        jsonGlyphs.bubbles.withGlyph(bubble.glyphIndex) { body.append($0) }
+      }
+      body.append("\"}")
+    }
+    body.append("]}")
+  }
+}
+
+extension PlaybackState {
+  /// The state's name as a static string (no allocation when rendering).
+  var staticName: StaticString {
+    switch self {
+    case .playing: "playing"
+    case .paused: "paused"
+    case .stopped: "stopped"
+    }
+  }
+
+  /// The state's name for people (tooltips).
+  var staticTitle: StaticString {
+    switch self {
+    case .playing: "Playing"
+    case .paused: "Paused"
+    case .stopped: "Stopped"
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/// A Core Animation timing function: a cubic Bezier from (0, 0) to (1, 1) with two
+/// control points, mapping linear time `x` in 0...1 to eased progress `y`.
+///
+/// `value(at:)` solves the curve's x(t) = x for the parameter t (Newton steps, with a
+/// bisection fallback where the slope is flat) and returns y(t), as
+/// `CAMediaTimingFunction` does. Pure arithmetic, no allocation.
+public struct TimingCurve: Sendable, Equatable {
+  /// First control point.
+  public var x1: Double
+  public var y1: Double
+  /// Second control point.
+  public var x2: Double
+  public var y2: Double
+
+  public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+    self.x1 = x1
+    self.y1 = y1
+    self.x2 = x2
+    self.y2 = y2
+  }
+
+  /// `kCAMediaTimingFunctionEaseOut`: control points (0, 0) and (0.58, 1).
+  public static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
+
+  /// Eased progress for linear progress `x` (clamped to 0...1).
+  public func value(at x: Double) -> Double {
+    if x <= 0 { return 0 }
+    if x >= 1 { return 1 }
+    let t = parameter(forX: x)
+    return Self.bezier(t, y1, y2)
+  }
+
+  /// The curve parameter whose x coordinate is `x`.
+  private func parameter(forX x: Double) -> Double {
+    var t = x
+    for _ in 0..<8 {
+      let error = Self.bezier(t, x1, x2) - x
+      if abs(error) < 1e-12 { return t }
+      let slope = Self.derivative(t, x1, x2)
+      if abs(slope) < 1e-9 { break }
+      t -= error / slope
+    }
+    // Newton did not converge (flat slope or overshoot): bisect, x(t) is monotonic.
+    var low = 0.0
+    var high = 1.0
+    t = x
+    for _ in 0..<64 {
+      let value = Self.bezier(t, x1, x2)
+      if abs(value - x) < 1e-12 { break }
+      if value < x { low = t } else { high = t }
+      t = (low + high) / 2
+    }
+    return t
+  }
+
+  /// One coordinate of the Bezier with end points 0 and 1 and control values `c1`, `c2`.
+  private static func bezier(_ t: Double, _ c1: Double, _ c2: Double) -> Double {
+    let u = 1 - t
+    return 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t
+  }
+
+  /// d/dt of ``bezier(_:_:_:)``.
+  private static func derivative(_ t: Double, _ c1: Double, _ c2: Double) -> Double {
+    let u = 1 - t
+    return 3 * u * u * c1 + 6 * u * t * (c2 - c1) + 3 * t * t * (1 - c2)
+  }
+}

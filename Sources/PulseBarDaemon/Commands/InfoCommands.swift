@@ -1,0 +1,49 @@
+import Glibc
+import PulseBarCore
+
+/// `pulsebar check-config [FILE]` and `pulsebar bands`.
+package enum InfoCommands {
+  /// Validates a config file: `FILE: ok` and exit 0, or `FILE:LINE: problem` and exit 2.
+  package static func checkConfig(path: String?) -> Int32 {
+    let file = path ?? ConfigLoading.defaultPath()
+    do {
+      guard let text = try ConfigLoading.readFile(file, required: true) else { return 2 }
+      _ = try ConfigParser.parse(text, file: file)
+      Console.output("\(file): ok\n")
+      return 0
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 2
+    }
+  }
+
+  /// Prints each bar's lower and upper cutoff in Hz, one bar a line, in the json bar order.
+  package static func bands(_ options: BandsOptions) -> Int32 {
+    do {
+      let configuration = try ConfigLoading.apply(
+        options.overrides, to: ConfigLoading.load(path: options.configPath))
+      let channels = configuration.channels.count
+      let layout = try BandLayout(
+        barsPerChannel: configuration.bars / channels, lowCutoff: configuration.lowCutoff,
+        highCutoff: configuration.highCutoff, sizes: TransformSizes(sampleRate: options.sampleRate))
+      var text = ""
+      for _ in 0..<channels {
+        for band in layout.bands {
+          text += "\(format(band.lowerHz)) \(format(band.upperHz))\n"
+        }
+      }
+      Console.output(text)
+      return 0
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 2
+    }
+  }
+
+  /// Hz with one decimal.
+  private static func format(_ hertz: Float) -> String {
+    var line = ByteLine(capacity: 16)
+    line.append(Double(hertz), decimals: 1)
+    return String(decoding: line.bytes, as: UTF8.self)
+  }
+}

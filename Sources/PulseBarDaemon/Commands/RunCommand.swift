@@ -1,0 +1,173 @@
+import CLinux
+import Glibc
+import PulseBarCore
+
+/// `pulsebar run`: builds the configuration, the input, the pipeline and the
+/// deliveries, then runs the engine (or, with `--offline`, reads the file as
+/// fast as possible). Returns the exit status.
+package enum RunCommand {
+  package static func run(_ options: RunOptions) -> Int32 {
+    let configuration: Configuration
+    do {
+      configuration = try ConfigLoading.apply(
+        options.overrides, to: ConfigLoading.load(path: options.configPath))
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 2
+    }
+    if options.offline, case .file = configuration.input {
+    } else if options.offline {
+      Console.error("pulsebar: --offline needs --input file:PATH\n")
+      return 2
+    }
+    signal(SIGPIPE, SIG_IGN)
+    switch configuration.input {
+    case .file(let path):
+      let file: AudioFile
+      do {
+        file = try AudioFile(path: path, outputChannels: configuration.channels.count)
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 1
+      }
+      if options.offline { return runOffline(file: file, configuration: configuration) }
+      return runLive(
+        source: PacedFileSource(file: file, fps: configuration.fps), sampleRate: file.sampleRate,
+        configuration: configuration, options: options)
+    case .fifo(let path):
+      do {
+        close(try RawPCMSource.openFIFO(path))
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 1
+      }
+      return runLive(
+        source: RawPCMSource(origin: .fifo(path: path), inputChannels: configuration.rawChannels),
+        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options)
+    case .stdin:
+      return runLive(
+        source: RawPCMSource(origin: .standardInput, inputChannels: configuration.rawChannels),
+        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options)
+    case .pulse:
+      Console.error("pulsebar: PulseAudio input is not built yet; use --input file:PATH\n")
+      return 1
+    }
+  }
+
+  /// The key stdout writes, validated (a layout that cannot be made is a usage error).
+  private static func makePipeline(configuration: Configuration, sampleRate: Int) -> (
+    FramePipeline, ConsumerKey
+  )? {
+    let pipeline = FramePipeline(configuration: configuration, sampleRate: sampleRate)
+    let key = ConsumerKey(format: configuration.format, bars: configuration.bars)
+    do {
+      try pipeline.addConsumer(key)
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return nil
+    }
+    return (pipeline, key)
+  }
+
+  /// Reads the whole file as fast as possible, one frame per `1/fps` s of audio.
+  private static func runOffline(file: AudioFile, configuration: Configuration) -> Int32 {
+    guard
+      let (pipeline, key) = makePipeline(configuration: configuration, sampleRate: file.sampleRate)
+    else { return 2 }
+    let delivery = DescriptorDelivery(key: key)
+    let channels = file.outputChannels
+    let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: pipeline.hopFrames * channels)
+    defer { chunk.deallocate() }
+    while true {
+      let read = file.read(frames: pipeline.hopFrames, into: chunk)
+      guard read > 0 else { break }
+      pipeline.advance(
+        audio: UnsafeBufferPointer(rebasing: chunk[..<(read * channels)]), activity: .running)
+      let info = FrameInfo(time: pipeline.time, source: file.path, connected: true)
+      pipeline.renderConsumers(info: info)
+      guard delivery.deliver(pipeline: pipeline, info: info) else { break }
+    }
+    return 0
+  }
+
+  private static func runLive(
+    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions
+  ) -> Int32 {
+    guard let (pipeline, key) = makePipeline(configuration: configuration, sampleRate: sampleRate)
+    else { return 2 }
+    // The terminal view refuses before anything starts when stdout is not a terminal.
+    var terminal: TerminalDelivery?
+    if options.foreground {
+      do {
+        terminal = TerminalDelivery(
+          view: try TerminalView(configuration: configuration), configuration: configuration)
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 2
+      }
+    }
+    let signals = blockDaemonSignals()
+    let logger = Logger(verbose: options.verbose)
+    let notifier = SystemdNotifier.fromEnvironment()
+    var deliveries: [FrameDelivery] = []
+    // In the foreground the terminal view owns stdout.
+    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
+    let socket: SocketDelivery?
+    do {
+      socket = try DaemonSocket.open(
+        socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
+        logger: logger)
+    } catch {
+      logger.error(error.description)
+      return 1
+    }
+    if let socket { deliveries.append(socket) }
+    if let terminal {
+      deliveries.append(terminal)
+      if let socket {
+        terminal.socketFigures = {
+          (socket.server.clientCount, socket.server.droppedFrames)
+        }
+      }
+    }
+    let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
+    let engine = Engine(
+      pipeline: pipeline, buffer: buffer, deliveries: deliveries, signalDescriptor: signals,
+      reload: {
+        notifier?.reloading()
+        defer { notifier?.ready(status: "reloaded") }
+        do {
+          var reloaded = try ConfigLoading.load(path: options.configPath)
+          reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
+          reloaded.input = configuration.input
+          return reloaded
+        } catch {
+          logger.error("config not reloaded, keeping the old one: \(error)")
+          return nil
+        }
+      })
+    engine.onStatus = { notifier?.status($0) }
+    if let view = terminal?.view {
+      // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
+      engine.input = (view.inputDescriptor, { !view.handleInput() })
+      view.enter()
+    }
+    defer { terminal?.view.restore() }
+    source.start(into: buffer)
+    socket?.server.start()
+    notifier?.ready(status: "capturing \(configuration.input)")
+    notifier?.startWatchdog()
+    let status = engine.run()
+    notifier?.stopping()
+    socket?.server.stop()
+    source.stop()
+    return status
+  }
+
+  /// Blocks the daemon's signals in every thread started later and returns a signalfd for them.
+  private static func blockDaemonSignals() -> Int32 {
+    SignalHandling.blockDaemonSignals()
+    var set = SignalHandling.signalSet()
+    return signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+  }
+}

@@ -1,0 +1,203 @@
+import CLinux
+import Glibc
+import PulseBarCore
+
+/// The live frame loop: drains the capture buffer, advances the pipeline one
+/// frame per `1/fps` s of audio, and hands frames to the deliveries.
+///
+/// Paced by the audio: it sleeps in `poll` on the capture buffer's eventfd
+/// (and the signal descriptor), with no timeout while nothing moves. A late
+/// burst of audio is analysed as one frame, never as a burst of stale frames.
+/// When audio stops arriving it ticks on the wall clock only while the scene
+/// still animates (or still says `playing`, to reach the silence timeout),
+/// then not at all. Runs on the thread that calls ``run()``.
+package final class Engine {
+  private var pipeline: FramePipeline
+  private let buffer: CaptureBuffer
+  private var deliveries: [FrameDelivery]
+  private let signalDescriptor: Int32
+  /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
+  private let reload: (() -> Configuration?)?
+  /// Called with `STATUS=`-style text when the source or state changes.
+  package var onStatus: ((String) -> Void)?
+  /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
+  package var input: (descriptor: Int32, handle: () -> Bool)?
+
+  private var status = CaptureStatus()
+  private var readBuffer: UnsafeMutableBufferPointer<Float>
+  private var lastAudioTime: Double = 0
+  private var lastFrameTime: Double = 0
+  private var versions: [UInt64] = []
+  private var lastStatusText = ""
+  private var lastStatusKey: (PlaybackState, Bool, UInt32)?
+  private var stopping = false
+
+  package init(
+    pipeline: FramePipeline, buffer: CaptureBuffer, deliveries: [FrameDelivery],
+    signalDescriptor: Int32 = -1, reload: (() -> Configuration?)? = nil
+  ) {
+    self.pipeline = pipeline
+    self.buffer = buffer
+    self.deliveries = deliveries
+    self.signalDescriptor = signalDescriptor
+    self.reload = reload
+    // A second of audio: more than any fragment, so one read drains a late burst.
+    readBuffer = .allocate(capacity: buffer.sampleRate * buffer.channels)
+  }
+
+  deinit { readBuffer.deallocate() }
+
+  /// Frames produced so far.
+  package var frameCount: UInt64 { pipeline.frameCount }
+
+  /// Runs until a stop signal, the end of the input, or a delivery refuses. Returns the exit code.
+  package func run() -> Int32 {
+    syncConsumers(force: true)
+    lastFrameTime = monotonicSeconds()
+    // Built once: the loop allocates nothing per frame.
+    var descriptors = [pollfd(fd: buffer.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+    if signalDescriptor >= 0 {
+      descriptors.append(pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0))
+    }
+    // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
+    let firstWake = descriptors.count
+    for delivery in deliveries where delivery.wakeDescriptor >= 0 {
+      descriptors.append(pollfd(fd: delivery.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+    }
+    let wakes = firstWake..<descriptors.count
+    if let input {
+      descriptors.append(pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0))
+    }
+    while !stopping {
+      let timeout = pollTimeout()
+      for index in descriptors.indices { descriptors[index].revents = 0 }
+      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+      if ready < 0 && errno != EINTR { return 1 }
+      if descriptors[0].revents != 0 { buffer.drainWakeups() }
+      if signalDescriptor >= 0 && descriptors[1].revents != 0 { handleSignals() }
+      if let input, descriptors.last!.revents != 0, !input.handle() { break }
+      if stopping { break }
+      if let changed = buffer.takeStatusChange() { apply(changed) }
+      let produced = consumeAudio()
+      if !produced && ready == 0 {
+        tickWithoutAudio()
+      } else if !produced && wakes.contains(where: { descriptors[$0].revents != 0 }) {
+        deliverFrame()  // the same scene, rendered for new consumers; others write nothing
+      }
+      if status.endOfStream && buffer.availableSamples < pipeline.hopFrames * buffer.channels {
+        break
+      }
+    }
+    return 0
+  }
+
+  /// How long poll may sleep: forever unless something must move without audio.
+  private func pollTimeout() -> Int32 {
+    let framePeriod = 1 / Double(pipeline.configuration.fps)
+    let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
+    guard needsTicks else { return -1 }
+    // While audio flows it paces the frames; tick only once it is two frames late.
+    let now = monotonicSeconds()
+    let audioLate = now - lastAudioTime > 2 * framePeriod
+    let wait = audioLate ? lastFrameTime + framePeriod - now : 2 * framePeriod
+    return Int32(max(1, (wait * 1000).rounded(.up)))
+  }
+
+  private func consumeAudio() -> Bool {
+    let hopSamples = pipeline.hopFrames * buffer.channels
+    let available = buffer.availableSamples
+    guard available >= hopSamples else { return false }
+    // Everything that arrived (whole hops) enters the history; one frame comes out.
+    let wanted = min(
+      available - available % hopSamples, readBuffer.count - readBuffer.count % hopSamples)
+    let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
+    guard count > 0 else { return false }
+    pipeline.advance(
+      audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
+    let now = monotonicSeconds()
+    lastAudioTime = now
+    lastFrameTime = now
+    deliverFrame()
+    return true
+  }
+
+  private func tickWithoutAudio() {
+    let now = monotonicSeconds()
+    let elapsed = min(now - lastFrameTime, 0.25)
+    guard elapsed > 0 else { return }
+    lastFrameTime = now
+    pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
+    deliverFrame()
+  }
+
+  private func deliverFrame() {
+    syncConsumers(force: false)
+    let info = FrameInfo(
+      time: pipeline.time, source: status.sourceName, connected: status.connected)
+    pipeline.renderConsumers(info: info)
+    for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
+      stopping = true
+    }
+    reportStatus()
+  }
+
+  /// Registers the union of the deliveries' consumers when any of them changed.
+  private func syncConsumers(force: Bool) {
+    var changed = force || versions.count != deliveries.count
+    for (index, delivery) in deliveries.enumerated() where !changed {
+      changed = versions[index] != delivery.keysVersion
+    }
+    guard changed else { return }
+    versions = deliveries.map(\.keysVersion)
+    var keys = Set<ConsumerKey>()
+    for delivery in deliveries {
+      for key in delivery.wantedKeys where (try? pipeline.addConsumer(key)) != nil {
+        keys.insert(key)
+      }
+    }
+    pipeline.retainConsumers(keys)
+  }
+
+  private func apply(_ newStatus: CaptureStatus) {
+    if newStatus.generation != status.generation { pipeline.resetAudio() }
+    status = newStatus
+    // A status change (a stream corked, the server gone) is a frame: the state shows at once.
+    tickWithoutAudio()
+  }
+
+  private func reportStatus() {
+    guard let onStatus else { return }
+    let key = (pipeline.scene.state, status.connected, status.generation)
+    if let last = lastStatusKey, last == key { return }
+    lastStatusKey = key
+    let text =
+      "\(pipeline.scene.state.rawValue) · \(status.connected ? status.sourceName : "audio server unreachable")"
+    if text != lastStatusText {
+      lastStatusText = text
+      onStatus(text)
+    }
+  }
+
+  private func handleSignals() {
+    var information = signalfd_siginfo()
+    while read(signalDescriptor, &information, MemoryLayout<signalfd_siginfo>.size) > 0 {
+      switch Int32(information.ssi_signo) {
+      case SIGTERM, SIGINT: stopping = true
+      case SIGHUP, SIGUSR1:
+        if let configuration = reload?() { replacePipeline(configuration) }
+      case SIGWINCH:
+        tickWithoutAudio()
+      default: break
+      }
+    }
+  }
+
+  private func replacePipeline(_ configuration: Configuration) {
+    pipeline = FramePipeline(configuration: configuration, sampleRate: pipeline.sampleRate)
+    syncConsumers(force: true)
+    tickWithoutAudio()
+  }
+
+  /// Asks the loop to finish (from the same thread, e.g. a delivery).
+  package func requestStop() { stopping = true }
+}

@@ -1,0 +1,147 @@
+/// One socket client's protocol, as a pure state machine: no I/O, no clock of its own.
+///
+/// The event loop feeds it what happened (bytes read, end of input, time passing, writes that
+/// went through or would block) and does what the returned ``Action`` says. Times are
+/// monotonic nanoseconds supplied by the caller, so tests drive it with exact values.
+///
+/// The contract (DESIGN "Socket"): a client may send one line within 100 ms,
+/// `format=<f> bars=<n>`, both optional; without one it gets the default subscription. A bad
+/// line (binary data, longer than 256 bytes, unknown key or format, bars out of range) gets
+/// one `error: …` line and the connection is closed. A client with a write backlog that makes
+/// no progress for 5 s is stuck and is dropped.
+package struct ClientProtocol: Sendable {
+  /// Where the client is in its life.
+  package enum State: Equatable, Sendable {
+    /// Connected; the subscription line may still come.
+    case awaitingSubscription
+    /// Receiving frames of this subscription.
+    case subscribed(Subscription)
+    /// Refused or dropped; the loop closes it.
+    case closed
+  }
+
+  /// What the event loop must do.
+  package enum Action: Equatable, Sendable {
+    /// Nothing yet.
+    case none
+    /// Start sending this subscription's frames (the latest one at once).
+    case subscribe(Subscription)
+    /// Send this line (`error: …\n`), then close.
+    case reject(String)
+    /// Close without a word (a stuck client).
+    case close
+  }
+
+  /// How long a client has to send its subscription line.
+  package static let subscriptionTimeout: UInt64 = 100_000_000
+  /// How long a client may have a backlog without any write going through.
+  package static let stuckTimeout: UInt64 = 5_000_000_000
+  /// The longest subscription line, newline excluded.
+  package static let maxLineLength = 256
+
+  package private(set) var state = State.awaitingSubscription
+  private let defaultSubscription: Subscription
+  private let connectedAt: UInt64
+  private var line: [UInt8] = []
+  /// When the current write backlog last made progress (or began); `nil` without a backlog.
+  private var backlogProgressAt: UInt64?
+
+  package init(defaultSubscription: Subscription, connectedAt: UInt64) {
+    self.defaultSubscription = defaultSubscription
+    self.connectedAt = connectedAt
+  }
+
+  // MARK: - Input
+
+  /// Bytes the client sent. After the subscription line, further input is read and ignored.
+  package mutating func received(_ bytes: some Sequence<UInt8>) -> Action {
+    guard state == .awaitingSubscription else { return .none }
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") { return finishLine() }
+      let printable = (0x20..<0x7f).contains(byte)
+      guard printable || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") else {
+        return reject("binary data in subscription line")
+      }
+      guard line.count < Self.maxLineLength else {
+        return reject("subscription line longer than \(Self.maxLineLength) bytes")
+      }
+      line.append(byte)
+    }
+    return .none
+  }
+
+  /// The client shut down its sending side: a pending partial line counts as the line.
+  package mutating func endOfInput() -> Action {
+    guard state == .awaitingSubscription else { return .none }
+    return finishLine()
+  }
+
+  // MARK: - Time
+
+  /// The next time ``timePassed(now:)`` has something to do, if any.
+  package var nextDeadline: UInt64? {
+    switch state {
+    case .awaitingSubscription: return connectedAt &+ Self.subscriptionTimeout
+    case .subscribed: return backlogProgressAt.map { $0 &+ Self.stuckTimeout }
+    case .closed: return nil
+    }
+  }
+
+  /// Applies deadlines: no line within 100 ms means the default subscription (a partial line
+  /// means a client too slow to speak: refused); a backlog without progress for 5 s means stuck.
+  package mutating func timePassed(now: UInt64) -> Action {
+    switch state {
+    case .awaitingSubscription:
+      guard now >= connectedAt &+ Self.subscriptionTimeout else { return .none }
+      if !line.isEmpty { return reject("subscription line not finished within 100 ms") }
+      state = .subscribed(defaultSubscription)
+      return .subscribe(defaultSubscription)
+    case .subscribed:
+      guard let since = backlogProgressAt, now >= since &+ Self.stuckTimeout else { return .none }
+      state = .closed
+      return .close
+    case .closed:
+      return .none
+    }
+  }
+
+  // MARK: - Output
+
+  /// A write would block with lines still queued: a backlog begins (if none was running).
+  package mutating func writeBlocked(now: UInt64) {
+    if backlogProgressAt == nil { backlogProgressAt = now }
+  }
+
+  /// Some bytes went out while a backlog is running.
+  package mutating func wrote(now: UInt64) {
+    if backlogProgressAt != nil { backlogProgressAt = now }
+  }
+
+  /// Everything queued went out: no backlog.
+  package mutating func drained() {
+    backlogProgressAt = nil
+  }
+
+  /// True while the client has a write backlog.
+  package var hasBacklog: Bool { backlogProgressAt != nil }
+
+  // MARK: - Parsing
+
+  private mutating func finishLine() -> Action {
+    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+    switch Subscription.parse(line, base: defaultSubscription) {
+    case .success(let subscription):
+      state = .subscribed(subscription)
+      line = []
+      return .subscribe(subscription)
+    case .failure(let error):
+      return reject(error.description)
+    }
+  }
+
+  private mutating func reject(_ reason: String) -> Action {
+    state = .closed
+    line = []
+    return .reject("error: \(reason)\n")
+  }
+}

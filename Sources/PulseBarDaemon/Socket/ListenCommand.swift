@@ -1,0 +1,185 @@
+import Glibc
+import PulseBarCore
+
+/// `pulsebar listen`: reads a running daemon's socket and prints its frames, one per line,
+/// each written (flushed) as it arrives.
+///
+/// A status-bar module must never die, so while the daemon is unreachable this prints one
+/// offline frame per outage (see ``offlineFrame(format:bars:configuration:)``) and reconnects
+/// with back-off from 100 ms up to 2 s. It exits 0 on SIGTERM or SIGINT and when its stdout
+/// goes away (EPIPE); 2 when the daemon refuses the subscription it asked for.
+package enum ListenCommand {
+  /// `pulsebar listen [--socket PATH] [--format F] [--bars N] [--config FILE]`: loads the config
+  /// (for the socket path, default format and offline text), then ``run(socketPath:format:bars:configuration:)``.
+  package static func run(_ options: ListenOptions) -> Int32 {
+    let configuration: Configuration
+    do {
+      configuration = try ConfigLoading.load(path: options.configPath)
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 2
+    }
+    return run(
+      socketPath: options.socketPath ?? "", format: options.format, bars: options.bars,
+      configuration: configuration)
+  }
+
+  /// Runs until a signal or a closed stdout; returns the exit status.
+  package static func run(
+    socketPath: String, format: OutputFormat?, bars: Int?, configuration: Configuration
+  ) -> Int32 {
+    SignalHandling.blockDaemonSignals()
+    let signals: SignalReceiver
+    do {
+      signals = try SignalReceiver()
+    } catch {
+      Console.error("pulsebar listen: signalfd: \(error)\n")
+      return 1
+    }
+    let path = UnixSocket.defaultPath(
+      configured: socketPath.isEmpty ? configuration.socketPath : socketPath)
+    let request = Subscription.requestLine(format: format, bars: bars)
+    let offline = offlineFrame(
+      format: format ?? configuration.format, bars: bars ?? configuration.bars,
+      configuration: configuration)
+    var backoff = Backoff()
+    var offlineShown = false
+    while true {
+      if let socket = try? UnixSocket.connect(path: path) {
+        let outcome = stream(socket, request: request, signals: signals)
+        socket.closeQuietly()
+        switch outcome {
+        case .finished: return 0
+        case .refused(let message):
+          Console.error("pulsebar listen: \(path): \(message)\n")
+          return 2
+        case .disconnected(let sawFrames):
+          if sawFrames {
+            offlineShown = false
+            backoff.reset()
+          }
+        }
+      }
+      if !offlineShown {
+        guard Console.output(offline) else { return 0 }
+        offlineShown = true
+      }
+      switch wait(backoff.next(), signals: signals) {
+      case .finished: return 0
+      case .timedOut: continue
+      }
+    }
+  }
+
+  /// The line printed while the daemon is unreachable.
+  ///
+  /// - `waybar`: an empty text with class and alt `offline`, so CSS can hide or dim the module;
+  /// - `json`: `{"state":"offline"}`;
+  /// - `text`: the configured `offline_text` (empty by default: the module shows nothing);
+  /// - `raw`: every bar at 0 (`0;` per bar), what cava prints in silence, so a script that
+  ///   splits on `;` keeps working.
+  package static func offlineFrame(
+    format: OutputFormat, bars: Int, configuration: Configuration
+  ) -> String {
+    switch format {
+    case .waybar:
+      return
+        #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        + "\n"
+    case .json:
+      return #"{"state":"offline"}"# + "\n"
+    case .text:
+      return configuration.offlineText + "\n"
+    case .raw:
+      return String(repeating: "0;", count: max(1, bars)) + "\n"
+    }
+  }
+
+  // MARK: - Streaming
+
+  private enum StreamOutcome {
+    /// A signal or a closed stdout: exit 0.
+    case finished
+    /// The daemon answered `error: …` (other than a full house).
+    case refused(String)
+    /// The daemon went away (or was full); `sawFrames` when it had sent any.
+    case disconnected(sawFrames: Bool)
+  }
+
+  private static func stream(
+    _ socket: FileDescriptor, request: String, signals: SignalReceiver
+  ) -> StreamOutcome {
+    guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
+    var pending: [UInt8] = []
+    var sawFrames = false
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      var descriptors = [
+        pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        // No events asked: POLLERR arrives when the reader of a stdout pipe goes away.
+        pollfd(fd: 1, events: 0, revents: 0),
+      ]
+      if poll(&descriptors, 3, -1) < 0 { continue }
+      if descriptors[1].revents != 0, case .terminate = signals.poll() { return .finished }
+      if descriptors[2].revents & Int16(POLLERR) != 0 { return .finished }
+      guard descriptors[0].revents != 0 else { continue }
+      let count = chunk.withUnsafeMutableBytes { (try? socket.read(into: $0)) ?? 0 }
+      guard count > 0 else { return .disconnected(sawFrames: sawFrames) }
+      pending.append(contentsOf: chunk[..<count])
+      guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+      if !sawFrames, pending.starts(with: Array("error: ".utf8)) {
+        let line = pending[..<(pending.firstIndex(of: UInt8(ascii: "\n")) ?? lastNewline)]
+        let message = String(decoding: line, as: UTF8.self)
+        if message == "error: too many clients" { return .disconnected(sawFrames: false) }
+        return .refused(message)
+      }
+      sawFrames = true
+      let written = pending.withUnsafeBytes { bytes in
+        (try? FileDescriptor.standardOutput.writeAll(
+          UnsafeRawBufferPointer(rebasing: bytes[...lastNewline]))) != nil
+      }
+      guard written else { return .finished }
+      pending.removeSubrange(...lastNewline)
+    }
+  }
+
+  private enum WaitOutcome {
+    case finished
+    case timedOut
+  }
+
+  /// Waits `delay` for a stop signal or a closed stdout.
+  private static func wait(_ delay: Duration, signals: SignalReceiver) -> WaitOutcome {
+    let deadline = ContinuousClock.now + delay
+    while ContinuousClock.now < deadline {
+      var descriptors = [
+        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: 1, events: 0, revents: 0),
+      ]
+      let remaining = Int32(clamping: (deadline - ContinuousClock.now).milliseconds)
+      if poll(&descriptors, 2, max(0, remaining)) < 0 { continue }
+      if descriptors[0].revents != 0, case .terminate = signals.poll() { return .finished }
+      if descriptors[1].revents & Int16(POLLERR) != 0 { return .finished }
+    }
+    return .timedOut
+  }
+}
+
+/// Reconnection delays: 100 ms, doubling, at most 2 s.
+package struct Backoff: Sendable {
+  package static let first: Duration = .milliseconds(100)
+  package static let limit: Duration = .seconds(2)
+  private var current = Backoff.first
+
+  package init() {}
+
+  /// The delay to wait now; the one after it is twice as long, up to the limit.
+  package mutating func next() -> Duration {
+    defer { current = min(current * 2, Self.limit) }
+    return current
+  }
+
+  /// Back to the first delay (after a connection that worked).
+  package mutating func reset() { current = Self.first }
+}

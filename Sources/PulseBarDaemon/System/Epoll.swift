@@ -1,0 +1,132 @@
+import CLinux
+import Glibc
+
+/// The Linux readiness selector in one place: an epoll instance, with the platform bits mapped
+/// to ``Events`` once (NIO's `SelectorEpoll` shape). Confined to the thread that waits on it.
+package final class Epoll {
+  /// Readiness interests and results.
+  package struct Events: OptionSet, Sendable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    package static let readable = Events(rawValue: EPOLLIN.rawValue)
+    package static let writable = Events(rawValue: EPOLLOUT.rawValue)
+    /// The peer shut down its sending side.
+    package static let readHangup = Events(rawValue: EPOLLRDHUP.rawValue)
+    /// Both sides are closed (always reported).
+    package static let hangup = Events(rawValue: EPOLLHUP.rawValue)
+    /// An error is pending (always reported).
+    package static let error = Events(rawValue: EPOLLERR.rawValue)
+  }
+
+  private let descriptor: FileDescriptor
+  private var buffer: UnsafeMutableBufferPointer<epoll_event>
+
+  package init(maxEventsPerWait: Int = 64) throws(Errno) {
+    descriptor = FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) {
+        epoll_create1(Int32(EPOLL_CLOEXEC))
+      }.get())
+    buffer = .allocate(capacity: maxEventsPerWait)
+  }
+
+  deinit {
+    buffer.deallocate()
+    descriptor.closeQuietly()
+  }
+
+  /// Watches `target` for `events`, reporting `token` with each readiness.
+  package func add(_ target: FileDescriptor, _ events: Events, token: UInt64) throws(Errno) {
+    try control(EPOLL_CTL_ADD, target, events, token)
+  }
+
+  /// Changes what `target` is watched for.
+  package func modify(_ target: FileDescriptor, _ events: Events, token: UInt64) throws(Errno) {
+    try control(EPOLL_CTL_MOD, target, events, token)
+  }
+
+  /// Stops watching `target` (closing it does that too).
+  package func remove(_ target: FileDescriptor) {
+    _ = epoll_ctl(descriptor.rawValue, EPOLL_CTL_DEL, target.rawValue, nil)
+  }
+
+  /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `body` with each ready token and
+  /// its events. EINTR counts as a wait that saw nothing.
+  package func wait(
+    timeoutMilliseconds: Int32, _ body: (UInt64, Events) -> Void
+  ) throws(Errno) {
+    let count = epoll_wait(
+      descriptor.rawValue, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
+    if count < 0 {
+      if errno == EINTR { return }
+      throw Errno.current
+    }
+    for index in 0..<Int(count) {
+      body(buffer[index].data.u64, Events(rawValue: buffer[index].events))
+    }
+  }
+
+  private func control(
+    _ operation: CInt, _ target: FileDescriptor, _ events: Events, _ token: UInt64
+  ) throws(Errno) {
+    var event = epoll_event()
+    event.events = events.rawValue
+    event.data.u64 = token
+    try nothingOrErrno(retryOnInterrupt: true) {
+      epoll_ctl(descriptor.rawValue, operation, target.rawValue, &event)
+    }.get()
+  }
+}
+
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC`, the clock timerfds and ``ClientProtocol`` use).
+package func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// An eventfd: other threads wake a loop by writing to it.
+package enum EventDescriptor {
+  /// A non-blocking, close-on-exec eventfd.
+  package static func make() throws(Errno) -> FileDescriptor {
+    let flags = Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK)
+    return FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) { eventfd(0, flags) }.get())
+  }
+
+  /// Adds 1 (never blocks: the counter would need 2^64 writes to fill).
+  package static func signal(_ descriptor: FileDescriptor) {
+    var one: UInt64 = 1
+    _ = withUnsafeBytes(of: &one) { try? descriptor.write($0) }
+  }
+
+  /// Resets the counter.
+  package static func drain(_ descriptor: FileDescriptor) {
+    var value: UInt64 = 0
+    _ = withUnsafeMutableBytes(of: &value) { try? descriptor.read(into: $0) }
+  }
+}
+
+/// A one-shot monotonic timerfd armed at absolute deadlines.
+package enum TimerDescriptor {
+  /// A non-blocking, close-on-exec timerfd on `CLOCK_MONOTONIC`.
+  package static func make() throws(Errno) -> FileDescriptor {
+    let flags = Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK)
+    return FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) {
+        timerfd_create(CLOCK_MONOTONIC, flags)
+      }.get())
+  }
+
+  /// Arms the timer to fire once at `deadline` (monotonic nanoseconds); `nil` disarms it.
+  package static func arm(_ descriptor: FileDescriptor, at deadline: UInt64?) {
+    var spec = itimerspec()
+    if let deadline {
+      // A zero it_value disarms, so a deadline already past becomes 1 ns.
+      let when = max(deadline, 1)
+      spec.it_value.tv_sec = Int(when / 1_000_000_000)
+      spec.it_value.tv_nsec = Int(when % 1_000_000_000)
+    }
+    _ = timerfd_settime(descriptor.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+  }
+}

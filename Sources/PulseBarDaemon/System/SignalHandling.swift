@@ -1,0 +1,71 @@
+import CLinux
+import Glibc
+
+/// The daemon's signals, read synchronously from a `signalfd` on the main thread.
+///
+/// ``blockDaemonSignals()`` must run first thing in `main`, before any thread exists, so that
+/// every thread inherits the blocked mask and no handler ever runs on an arbitrary thread.
+package enum SignalHandling {
+  /// SIGTERM and SIGINT stop; SIGHUP and SIGUSR1 reload the config.
+  /// SIGWINCH: the terminal view was resized (a frame is drawn at once).
+  package static let daemonSignals: [CInt] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGWINCH]
+
+  /// Blocks the daemon's signals in the calling thread (and so in every thread it spawns later)
+  /// and ignores SIGPIPE, so a vanished socket client or stdout reader is an EPIPE, not a death.
+  package static func blockDaemonSignals() {
+    var set = signalSet()
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// The blocked daemon signals as a `sigset_t`.
+  package static func signalSet() -> sigset_t {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in daemonSignals { sigaddset(&set, number) }
+    return set
+  }
+}
+
+/// What a received signal asks for.
+package enum DaemonSignal: Equatable, Sendable {
+  /// SIGTERM or SIGINT: exit cleanly.
+  case terminate(CInt)
+  /// SIGHUP or SIGUSR1: reload the config.
+  case reload(CInt)
+}
+
+/// A `signalfd` for the daemon's (blocked) signals. Confined to the thread that reads it.
+package final class SignalReceiver {
+  /// The signalfd, for callers that poll it beside other descriptors.
+  package let descriptor: FileDescriptor
+
+  package init() throws(Errno) {
+    var set = SignalHandling.signalSet()
+    let flags = Int32(SFD_CLOEXEC) | Int32(SFD_NONBLOCK)
+    descriptor = FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) { signalfd(-1, &set, flags) }.get())
+  }
+
+  deinit { descriptor.closeQuietly() }
+
+  /// A pending signal, without waiting.
+  package func poll() -> DaemonSignal? {
+    var info = signalfd_siginfo()
+    let size = MemoryLayout<signalfd_siginfo>.size
+    let count = withUnsafeMutableBytes(of: &info) { buffer in
+      (try? descriptor.read(into: buffer)) ?? 0
+    }
+    guard count == size else { return nil }
+    let number = CInt(info.ssi_signo)
+    return number == SIGTERM || number == SIGINT ? .terminate(number) : .reload(number)
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, rounded up so a short wait never becomes a busy loop.
+  package var milliseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+  }
+}

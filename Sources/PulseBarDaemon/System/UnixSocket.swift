@@ -1,0 +1,123 @@
+import CLinux
+import Glibc
+
+/// Unix stream sockets: a listener at a path (mode 0600) and client connections.
+package enum UnixSocket {
+  /// Why a listening socket could not be set up, with the path it was for.
+  package struct ListenError: Error, CustomStringConvertible {
+    package var path: String
+    package var operation: String
+    package var errno: Errno
+    package var description: String { "\(path): \(operation): \(errno)" }
+  }
+
+  /// Binds a non-blocking, close-on-exec stream socket at `path` with mode 0600 and listens.
+  ///
+  /// A socket file already at `path` is removed only when nothing answers on it (a stale file
+  /// left by a crash); a live daemon there makes this fail with EADDRINUSE.
+  package static func listen(path: String, backlog: CInt = 128) throws(ListenError)
+    -> FileDescriptor
+  {
+    func failure(_ operation: String, _ errno: Errno) -> ListenError {
+      ListenError(path: path, operation: operation, errno: errno)
+    }
+    let address: UnixSocketAddress
+    do { address = try UnixSocketAddress(path: path) } catch { throw failure("address", error) }
+    let socket: FileDescriptor
+    do { socket = try makeStreamSocket() } catch { throw failure("socket", error) }
+    do throws(Errno) {
+      do {
+        try bind(socket, to: address)
+      } catch .addressInUse {
+        // Something is at the path. A live listener answers a connect; a stale file refuses it.
+        if let probe = try? connect(path: path) {
+          probe.closeQuietly()
+          throw Errno.addressInUse
+        }
+        var status = stat()
+        if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK {
+          unlink(path)
+        }
+        try bind(socket, to: address)
+      }
+      // The umask already made it 0600; chmod again in case the umask was changed under us.
+      _ = chmod(path, 0o600)
+      try nothingOrErrno(retryOnInterrupt: true) { Glibc.listen(socket.rawValue, backlog) }.get()
+      return socket
+    } catch {
+      socket.closeQuietly()
+      throw failure(error == .addressInUse ? "in use by a running daemon" : "bind", error)
+    }
+  }
+
+  /// Connects a blocking, close-on-exec stream socket to `path`.
+  package static func connect(path: String) throws(Errno) -> FileDescriptor {
+    let address = try UnixSocketAddress(path: path)
+    let socket = try makeStreamSocket(nonBlocking: false)
+    let result = address.withSocketAddress { pointer, length in
+      nothingOrErrno(retryOnInterrupt: true) { Glibc.connect(socket.rawValue, pointer, length) }
+    }
+    if case .failure(let error) = result {
+      socket.closeQuietly()
+      throw error
+    }
+    return socket
+  }
+
+  /// The default socket path: `$XDG_RUNTIME_DIR/pulsebar.sock`, else `/run/user/UID/pulsebar.sock`.
+  package static func defaultPath(configured: String) -> String {
+    if !configured.isEmpty { return configured }
+    if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
+      return String(cString: runtime) + "/pulsebar.sock"
+    }
+    return "/run/user/\(getuid())/pulsebar.sock"
+  }
+
+  // MARK: - Plumbing
+
+  private static func makeStreamSocket(nonBlocking: Bool = true) throws(Errno) -> FileDescriptor {
+    let type =
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+      | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+    let raw = try valueOrErrno(retryOnInterrupt: true) { socket(AF_UNIX, type, 0) }.get()
+    return FileDescriptor(rawValue: raw)
+  }
+
+  private static func bind(_ socket: FileDescriptor, to address: UnixSocketAddress) throws(Errno) {
+    // Only the owner may connect: create the file 0600 (umask is process-wide, but this runs at
+    // start-up and on restarts of the listener, never beside other file creation).
+    let saved = umask(0o177)
+    defer { umask(saved) }
+    try address.withSocketAddress { pointer, length in
+      nothingOrErrno(retryOnInterrupt: true) { Glibc.bind(socket.rawValue, pointer, length) }
+    }.get()
+  }
+}
+
+extension FileDescriptor {
+  /// Accepts one connection as a non-blocking, close-on-exec descriptor; `nil` when none waits.
+  ///
+  /// `accept` then `fcntl` rather than `accept4`, which Glibc declares only under _GNU_SOURCE;
+  /// pulsebar never forks, so the window before close-on-exec is harmless.
+  package func accept() throws(Errno) -> FileDescriptor? {
+    switch valueOrErrno(retryOnInterrupt: true, { Glibc.accept(rawValue, nil, nil) }) {
+    case .success(let raw):
+      let client = FileDescriptor(rawValue: raw)
+      do {
+        try client.setCloseOnExec()
+        try client.setNonBlocking()
+      } catch {
+        client.closeQuietly()
+        throw error
+      }
+      return client
+    case .failure(.wouldBlock): return nil
+    case .failure(let error): throw error
+    }
+  }
+
+  /// `shutdown(2)` of the write side: the peer reads what was sent, then end of file.
+  package func shutdownWrite() {
+    _ = Glibc.shutdown(rawValue, Int32(SHUT_WR))
+  }
+}

@@ -1,0 +1,70 @@
+import CLinux
+import Glibc
+import PulseBarAudio
+import PulseBarCore
+
+/// The `--foreground` delivery: draws each frame into the ``TerminalView``, with the
+/// status line's figures (fps and CPU measured here, socket figures and the onset
+/// latency asked of the daemon through closures).
+///
+/// Registers the same consumer as stdout (format and bar count of the configuration), so
+/// the pipeline bands no extra layout. Confined to the engine thread, like the view.
+/// Wiring: `engine.input = (view.inputDescriptor, { !view.handleInput() })`, call
+/// `view.enter()` before `engine.run()` and `view.restore()` after it.
+///
+/// Its ``wakeDescriptor`` asks the engine for a frame without audio: once at start (so
+/// the view is drawn even while nothing plays) and on ``requestRedraw()``. A resize while
+/// the engine sleeps arrives as SIGWINCH, which the engine turns into a frame of its own.
+package final class TerminalDelivery: FrameDelivery {
+  package let view: TerminalView
+  package let wantedKeys: [ConsumerKey]
+  package let keysVersion: UInt64 = 0
+  /// Socket clients connected and frames dropped for slow ones; `nil` shows zeros.
+  package var socketFigures: (() -> (clients: Int, dropped: Int))?
+  /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
+  /// (the capture fragment) as the estimate.
+  package var onsetLatency: (() -> Double?)?
+  /// An eventfd the engine polls; readable while a redraw is pending.
+  package let wakeDescriptor: Int32 = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+  private let key: ConsumerKey
+  private var meter = TerminalMeter()
+  private var wakePending = false
+
+  package init(view: TerminalView, configuration: Configuration) {
+    self.view = view
+    key = ConsumerKey(format: configuration.format, bars: configuration.bars)
+    wantedKeys = [key]
+    requestRedraw()
+  }
+
+  deinit {
+    close(wakeDescriptor)
+  }
+
+  /// Asks the engine to deliver the current frame again (after a resize, say).
+  package func requestRedraw() {
+    var one: UInt64 = 1
+    _ = write(wakeDescriptor, &one, 8)
+    wakePending = true
+  }
+
+  package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
+    if wakePending {
+      var count: UInt64 = 0
+      _ = read(wakeDescriptor, &count, 8)
+      wakePending = false
+    }
+    guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
+    meter.frame()
+    let figures = socketFigures?() ?? (clients: 0, dropped: 0)
+    let latency =
+      onsetLatency.map { $0() } ?? Double(pipeline.hopFrames) / Double(pipeline.sampleRate)
+    let status = TerminalStatus(
+      source: info.connected ? info.source : "audio server unreachable",
+      state: pipeline.scene.state, fps: meter.fps, onsetLatency: latency,
+      cpuPercent: meter.cpuPercent, socketClients: figures.clients,
+      droppedFrames: figures.dropped)
+    view.draw(scene: pipeline.scene, bars: bars, status: status)
+    return true
+  }
+}

@@ -1,0 +1,140 @@
+import Glibc
+import Testing
+
+@testable import PulseBarCore
+
+@Suite struct ConfigTests {
+  /// `config/pulsebar.conf` from the package root.
+  static var shippedPath: String {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    return path + "/config/pulsebar.conf"
+  }
+
+  static func read(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = fread(&chunk, 1, chunk.count, file)
+      if count == 0 { break }
+      bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The shipped file is exactly the generated reference, so it lists every key with its default.
+  /// Re-record on purpose with `PULSEBAR_RECORD=1 swift test --filter shippedConfig`.
+  @Test func shippedConfigIsTheReference() throws {
+    let expected = ConfigKeys.defaultFileText()
+    if getenv("PULSEBAR_RECORD") != nil, let file = fopen(Self.shippedPath, "w") {
+      fputs(expected, file)
+      fclose(file)
+    }
+    let shipped = try #require(Self.read(Self.shippedPath), "missing \(Self.shippedPath)")
+    #expect(shipped == expected)
+  }
+
+  @Test func shippedConfigParsesToTheDefaults() throws {
+    let shipped = try #require(Self.read(Self.shippedPath))
+    let parsed = try ConfigParser.parse(shipped, file: "pulsebar.conf")
+    #expect(parsed == Configuration())
+    for setting in ConfigKeys.all {
+      #expect(
+        shipped.contains("\n\(setting.key) = "), "\(setting.key) missing from the shipped file")
+    }
+  }
+
+  @Test func valuesAreRead() throws {
+    let text = """
+      # comment
+      [general]
+      bars = 32
+      channels = stereo
+      format = waybar
+      [input]
+      source = pulse:alsa_output.monitor
+      [analysis]
+      autosens = off
+      noise_reduction = 0.5
+      [output]
+      bar_glyphs = a b c
+      [scene]
+      rest_heights = 0.1, 0.2
+      [bubbles]
+      glyphs = ★☆
+      """
+    let configuration = try ConfigParser.parse(text, file: "x")
+    #expect(configuration.bars == 32)
+    #expect(configuration.channels == .stereo)
+    #expect(configuration.format == .waybar)
+    #expect(configuration.input == .pulse(source: "alsa_output.monitor"))
+    #expect(configuration.autosens == false)
+    #expect(configuration.noiseReduction == 0.5)
+    #expect(configuration.barGlyphs == ["a", "b", "c"])
+    #expect(configuration.restHeights == [0.1, 0.2])
+    #expect(configuration.bubbleGlyphs == ["★", "☆"])
+  }
+
+  /// One case per class of error, each with the file and line it names.
+  @Test(arguments: [
+    (
+      "[general]\nbars = 8\n[colours]\n",
+      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, socket, scene, bubbles)"
+    ),
+    ("[general]\nbarz = 8\n", "f.conf:2: unknown key 'barz' in [general]"),
+    ("bars = 8\n", "f.conf:1: 'bars' comes before any [section]"),
+    ("[general]\nbars\n", "f.conf:2: expected 'key = value', got 'bars'"),
+    ("[general\n", "f.conf:1: section header needs a closing ']'"),
+    ("[general]\nbars = many\n", "f.conf:2: general.bars: expected a whole number, got 'many'"),
+    ("[general]\n\nbars = 0\n", "f.conf:3: general.bars: 0 is out of range 1…512"),
+    (
+      "[general]\nchannels = quad\n",
+      "f.conf:2: general.channels: expected one of mono, stereo, got 'quad'"
+    ),
+    (
+      "[analysis]\nautosens = maybe\n",
+      "f.conf:2: analysis.autosens: expected true or false, got 'maybe'"
+    ),
+    (
+      "[analysis]\nnoise_reduction = 2\n",
+      "f.conf:2: analysis.noise_reduction: 2 is out of range 0…0.99"
+    ),
+    (
+      "[input]\nsource = cdrom\n",
+      "f.conf:2: input.source: expected auto, pulse:NAME, file:PATH, fifo:PATH or stdin, got 'cdrom'"
+    ),
+    (
+      "[scene]\nrest_heights = 0.5, 2\n",
+      "f.conf:2: scene.rest_heights: expected numbers from 0 to 1 separated by commas, got '2'"
+    ),
+    (
+      "[analysis]\nlow_cutoff = 5000\nhigh_cutoff = 1000\n",
+      "f.conf:3: low_cutoff (5000) must be below high_cutoff (1000)"
+    ),
+    (
+      "[general]\nbars = 7\nchannels = stereo\n",
+      "f.conf:3: bars must be even in stereo (half per channel), got 7"
+    ),
+  ])
+  func errorsNameFileAndLine(text: String, message: String) {
+    #expect(throws: ConfigError.self) { try ConfigParser.parse(text, file: "f.conf") }
+    do {
+      _ = try ConfigParser.parse(text, file: "f.conf")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func inputSpellings() {
+    #expect(InputSpec(parsing: "pulse") == .pulse(source: nil))
+    #expect(InputSpec(parsing: "auto") == .pulse(source: nil))
+    #expect(InputSpec(parsing: "pulse:foo.monitor") == .pulse(source: "foo.monitor"))
+    #expect(InputSpec(parsing: "file:/a b.wav") == .file(path: "/a b.wav"))
+    #expect(InputSpec(parsing: "fifo:/tmp/mpd.fifo") == .fifo(path: "/tmp/mpd.fifo"))
+    #expect(InputSpec(parsing: "stdin") == .stdin)
+    #expect(InputSpec(parsing: "file:") == nil)
+    #expect(InputSpec(parsing: "alsa") == nil)
+  }
+}

@@ -1,0 +1,188 @@
+import Glibc
+import PulseBarTestSupport
+import Testing
+
+@testable import PulseBarDaemon
+
+@Suite struct CommandLineParsingTests {
+  @Test func runIsTheDefault() throws {
+    #expect(try CommandLineParser.parse([]) == .run(RunOptions()))
+    let command = try CommandLineParser.parse(["--bars", "32", "--offline", "--socket"])
+    guard case .run(let options) = command else {
+      Issue.record("not run: \(command)")
+      return
+    }
+    #expect(options.offline)
+    #expect(options.socketPath == "")
+    #expect(options.overrides.map(\.key) == ["bars"])
+  }
+
+  @Test func socketTakesAnOptionalPath() throws {
+    guard
+      case .run(let options) = try CommandLineParser.parse(["run", "--socket", "/tmp/x.sock", "-v"])
+    else {
+      Issue.record("not run")
+      return
+    }
+    #expect(options.socketPath == "/tmp/x.sock")
+    #expect(options.verbose)
+  }
+
+  @Test(arguments: [
+    (["--frobnicate"], "unknown option '--frobnicate' for run (see pulsebar --help)"),
+    (["--bars"], "--bars needs a value"),
+    (["listen", "--bars", "0"], "--bars: expected a whole number from 1 to 512, got '0'"),
+    (["bands", "--offline"], "unknown option '--offline' for bands (see pulsebar --help)"),
+    (["check-config", "a", "b"], "check-config takes at most one FILE"),
+    (["run", "extra"], "unexpected argument 'extra' (see pulsebar --help)"),
+  ])
+  func badArgumentsAreOneLine(arguments: [String], message: String) {
+    #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments) }
+  }
+}
+
+@Suite(.serialized) struct CommandLineProcessTests {
+  static let directory = Binary.temporaryDirectory()
+
+  /// A 2 s stereo WAV: a 220 Hz tone, then noise bursts (made with sox).
+  static func musicFile() throws -> String {
+    let path = directory + "/music.wav"
+    if access(path, R_OK) != 0 {
+      try Binary.shell(
+        "sox -n -r 44100 -c 2 -b 16 \(path) synth 1 sine 220 : synth 1 pinknoise tremolo 4 90")
+    }
+    return path
+  }
+
+  @Test func offlineRunsAreDeterministic() throws {
+    let file = try Self.musicFile()
+    let arguments = [
+      "run", "--input", "file:\(file)", "--offline", "--format", "json", "--bars", "32",
+      "--channels", "stereo",
+    ]
+    let first = try Binary.run(arguments)
+    let second = try Binary.run(arguments)
+    #expect(first.status == 0 && first.error.isEmpty, "\(first.error)")
+    #expect(first.lines.count > 60, "one frame per 1/60 s of changing audio")
+    #expect(first.lines == second.lines)
+  }
+
+  @Test(arguments: ["text", "waybar", "json", "raw"])
+  func everyFormatRunsOffline(format: String) throws {
+    let file = try Self.musicFile()
+    let result = try Binary.run([
+      "--input", "file:\(file)", "--offline", "--format", format, "--bars", "10",
+    ])
+    #expect(result.status == 0)
+    #expect(!result.lines.isEmpty)
+    for line in result.lines {
+      switch format {
+      case "raw": #expect(line.split(separator: ";").count == 10 && line.hasSuffix(";"))
+      case "text": #expect(line.unicodeScalars.count >= 12)
+      default: #expect(line.hasPrefix("{") && line.hasSuffix("}"))
+      }
+    }
+  }
+
+  @Test func malformedFilesGetOneClearError() throws {
+    let good = try Self.musicFile()
+    let cases: [(name: String, make: String, expected: String)] = [
+      ("truncated.wav", "head -c 5000 \(good) > {}", "malformed or truncated"),
+      (
+        "chunk.wav",
+        "cp \(good) {} && printf '\\377\\377\\377\\177' | dd of={} bs=1 seek=40 conv=notrunc 2>/dev/null",
+        "malformed or truncated"
+      ),
+      ("text.wav", "echo 'not audio at all' > {}", "not a readable audio file"),
+      ("empty.wav", ": > {}", "not a readable audio file"),
+      ("header-only.wav", "head -c 30 \(good) > {}", "not a readable audio file"),
+    ]
+    for testCase in cases {
+      let path = Self.directory + "/" + testCase.name
+      try Binary.shell(testCase.make.replacingPlaceholder(with: path))
+      let result = try Binary.run(["run", "--input", "file:\(path)", "--offline"])
+      #expect(result.status == 1, "\(testCase.name): \(result.error)")
+      #expect(result.lines.isEmpty)
+      let lines = result.error.split(separator: "\n")
+      #expect(lines.count == 1, "\(testCase.name): \(result.error)")
+      #expect(
+        result.error.hasPrefix("pulsebar: \(path): \(testCase.expected)"),
+        "\(testCase.name): \(result.error)")
+    }
+  }
+
+  @Test func missingFileIsExitOne() throws {
+    let result = try Binary.run(["--input", "file:/nonexistent/x.wav", "--offline"])
+    #expect(result.status == 1)
+    #expect(result.error == "pulsebar: /nonexistent/x.wav: No such file or directory\n")
+  }
+
+  @Test func usageAndConfigErrorsAreExitTwo() throws {
+    let bad = Self.directory + "/bad.conf"
+    try Binary.shell("printf '[general]\\nbars = 9000\\n' > \(bad)")
+    for (arguments, message) in [
+      (["--nope"], "pulsebar: unknown option '--nope' for run (see pulsebar --help)\n"),
+      (["--config", bad], "pulsebar: \(bad):2: general.bars: 9000 is out of range 1…512\n"),
+      (["check-config", bad], "pulsebar: \(bad):2: general.bars: 9000 is out of range 1…512\n"),
+      (["--offline"], "pulsebar: --offline needs --input file:PATH\n"),
+      (
+        ["--bars", "7", "--channels", "stereo"],
+        "pulsebar: bars must be even in stereo (half per channel), got 7\n"
+      ),
+    ] {
+      let result = try Binary.run(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.error == message)
+    }
+  }
+
+  @Test func checkConfigAcceptsTheShippedFile() throws {
+    let shipped = Binary.packageRoot + "/config/pulsebar.conf"
+    let result = try Binary.run(["check-config", shipped])
+    #expect(result.status == 0)
+    #expect(result.lines == ["\(shipped): ok"])
+  }
+
+  @Test func bandsPrintsCutoffs() throws {
+    let result = try Binary.run(["bands", "--bars", "8"])
+    #expect(result.status == 0)
+    #expect(result.lines.count == 8)
+    var previous: Double = 0
+    for line in result.lines {
+      let parts = line.split(separator: " ").compactMap { Double($0) }
+      #expect(parts.count == 2 && parts[0] < parts[1] && parts[0] >= previous - 0.01)
+      previous = parts[1]
+    }
+    #expect(Double(result.lines.last!.split(separator: " ")[1])! > 9000)
+  }
+
+  @Test func helpAndVersion() throws {
+    let help = try Binary.run(["--help"])
+    #expect(help.status == 0 && help.lines.first?.hasPrefix("usage: pulsebar") == true)
+    let version = try Binary.run(["--version"])
+    #expect(version.status == 0 && version.lines.first?.hasPrefix("pulsebar ") == true)
+  }
+
+  /// Raw PCM written in real time (25 ms chunks, as a player writes it) is read and banded.
+  @Test func rawPCMFromStdin() throws {
+    let raw = Self.directory + "/tone.raw"
+    try Binary.shell("sox -n -t raw -r 44100 -e signed -b 16 -c 2 \(raw) synth 1 sine 1000")
+    let writer =
+      "i=0; while [ $i -lt 40 ]; do dd if=\(raw) bs=4410 skip=$i count=1 2>/dev/null; sleep 0.025; i=$((i+1)); done"
+    let child = try ChildProcess(
+      "sh", ["-c", "(\(writer)) | \(Binary.path) --input stdin --format raw --bars 8"])
+    let lines = child.readLines(for: 5)
+    #expect(try child.waitForExit(timeout: 10) == 0)
+    // The middle of the stream (the last line is the resting frame after stdin ends).
+    #expect(lines.count > 5)
+    let middle = lines[lines.count / 2].split(separator: ";").compactMap { Int($0) }
+    #expect(middle.firstIndex(of: middle.max()!) == 4, "1 kHz lands in bar 4 of 8: \(lines)")
+  }
+}
+
+extension String {
+  /// Replaces every `{}` with `value`.
+  fileprivate func replacingPlaceholder(with value: String) -> String {
+    split(separator: "{}", omittingEmptySubsequences: false).joined(separator: value)
+  }
+}

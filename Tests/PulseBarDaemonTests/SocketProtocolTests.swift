@@ -1,0 +1,161 @@
+import PulseBarCore
+import Testing
+
+@testable import PulseBarDaemon
+
+/// The client protocol state machine and the line ring, with no I/O at all.
+@Suite struct SocketProtocolTests {
+  static let base = Subscription(format: .text, bars: 8)
+
+  func session(at time: UInt64 = 0) -> ClientProtocol {
+    ClientProtocol(defaultSubscription: Self.base, connectedAt: time)
+  }
+
+  @Test(arguments: [
+    ("format=waybar bars=12\n", Subscription(format: .waybar, bars: 12)),
+    ("bars=3 format=json\n", Subscription(format: .json, bars: 3)),
+    ("format=raw\r\n", Subscription(format: .raw, bars: 8)),
+    ("bars=512\n", Subscription(format: .text, bars: 512)),
+    ("\n", base),
+    ("  format=text\tbars=1  \n", Subscription(format: .text, bars: 1)),
+  ])
+  func goodLinesSubscribe(line: String, expected: Subscription) {
+    var machine = session()
+    #expect(machine.received(Array(line.utf8)) == .subscribe(expected))
+    #expect(machine.state == .subscribed(expected))
+  }
+
+  @Test(arguments: [
+    ("format=svg\n", "error: unknown format 'svg' (text, waybar, json, raw)\n"),
+    ("bars=0\n", "error: bars must be 1...512, got '0'\n"),
+    ("bars=513\n", "error: bars must be 1...512, got '513'\n"),
+    ("bars=many\n", "error: bars must be 1...512, got 'many'\n"),
+    ("colour=red\n", "error: unknown key 'colour' (format, bars)\n"),
+    ("format\n", "error: expected key=value, got 'format'\n"),
+    ("bars=2 bars=3\n", "error: duplicate key 'bars'\n"),
+    ("\u{1}\u{2}junk\n", "error: binary data in subscription line\n"),
+    ("format=t\u{e9}xt\n", "error: binary data in subscription line\n"),
+  ])
+  func badLinesAreRejected(line: String, reply: String) {
+    var machine = session()
+    #expect(machine.received(Array(line.utf8)) == .reject(reply))
+    #expect(machine.state == .closed)
+  }
+
+  @Test func lineMayArriveInPieces() {
+    var machine = session()
+    #expect(machine.received(Array("form".utf8)) == .none)
+    #expect(machine.received(Array("at=json bars".utf8)) == .none)
+    #expect(
+      machine.received(Array("=4\ntrailing junk".utf8)) == .subscribe(.init(format: .json, bars: 4))
+    )
+    #expect(machine.received(Array("\u{0}\u{0}".utf8)) == .none, "input after the line is ignored")
+  }
+
+  @Test func overlongLineIsRejectedBeforeItsNewline() {
+    var machine = session()
+    #expect(machine.received(Array(repeating: UInt8(ascii: "a"), count: 256)) == .none)
+    #expect(
+      machine.received([UInt8(ascii: "a")])
+        == .reject("error: subscription line longer than 256 bytes\n"))
+  }
+
+  @Test func silenceMeansTheDefaultAfter100Milliseconds() {
+    var machine = session(at: 1_000)
+    #expect(machine.nextDeadline == 1_000 + 100_000_000)
+    #expect(machine.timePassed(now: 1_000 + 99_999_999) == .none)
+    #expect(machine.timePassed(now: 1_000 + 100_000_000) == .subscribe(Self.base))
+    #expect(machine.received(Array("format=json\n".utf8)) == .none, "too late: already subscribed")
+  }
+
+  @Test func partialLineAtTheDeadlineIsRefused() {
+    var machine = session()
+    _ = machine.received(Array("format=js".utf8))
+    #expect(
+      machine.timePassed(now: 100_000_000)
+        == .reject("error: subscription line not finished within 100 ms\n"))
+  }
+
+  @Test func endOfInputFinishesAPartialLine() {
+    var machine = session()
+    _ = machine.received(Array("format=json".utf8))
+    #expect(machine.endOfInput() == .subscribe(.init(format: .json, bars: 8)))
+    var silent = session()
+    #expect(silent.endOfInput() == .subscribe(Self.base))
+  }
+
+  @Test func stuckClientIsClosedAfterFiveSecondsWithoutProgress() {
+    var machine = session()
+    _ = machine.received(Array("\n".utf8))
+    #expect(machine.nextDeadline == nil)
+    machine.writeBlocked(now: 1_000_000_000)
+    #expect(machine.nextDeadline == 6_000_000_000)
+    machine.wrote(now: 3_000_000_000)
+    machine.writeBlocked(now: 3_500_000_000)  // still the same backlog
+    #expect(machine.timePassed(now: 7_999_999_999) == .none)
+    #expect(machine.timePassed(now: 8_000_000_000) == .close)
+    var recovered = session()
+    _ = recovered.received(Array("\n".utf8))
+    recovered.writeBlocked(now: 0)
+    recovered.drained()
+    #expect(recovered.timePassed(now: 60_000_000_000) == .none)
+  }
+
+  @Test func ringDropsTheOldestLineWhenFull() {
+    var ring = LineRing(capacity: 3)  // rounds up to 4
+    #expect(ring.capacity == 4)
+    for number in 0..<4 {
+      let dropped = ring.push(Array("\(number)\n".utf8))
+      #expect(!dropped)
+    }
+    let dropped = ring.push(Array("4\n".utf8))
+    #expect(dropped, "the fifth push drops one")
+    var seen: [String] = []
+    while let line = ring.first {
+      seen.append(String(decoding: line, as: UTF8.self))
+      ring.removeFirst()
+    }
+    #expect(seen == ["1\n", "2\n", "3\n", "4\n"])
+  }
+
+  @Test func requestLineRoundTrips() {
+    let line = Subscription.requestLine(format: .waybar, bars: 16)
+    #expect(line == "format=waybar bars=16\n")
+    var machine = session()
+    #expect(machine.received(Array(line.utf8)) == .subscribe(.init(format: .waybar, bars: 16)))
+    #expect(Subscription.requestLine(format: nil, bars: nil) == "\n")
+  }
+}
+
+/// `pulsebar listen`'s pure parts: back-off and offline frames.
+@Suite struct ListenCommandTests {
+  @Test func backoffDoublesUpToTwoSecondsAndResets() {
+    var backoff = Backoff()
+    let delays = (0..<7).map { _ in backoff.next() }
+    #expect(
+      delays == [
+        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+        .milliseconds(1600), .seconds(2), .seconds(2),
+      ])
+    backoff.reset()
+    #expect(backoff.next() == .milliseconds(100))
+  }
+
+  @Test func offlineFramesPerFormat() {
+    var configuration = Configuration()
+    configuration.offlineText = "♪ off"
+    #expect(
+      ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
+        == #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        + "\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .json, bars: 8, configuration: configuration)
+        == "{\"state\":\"offline\"}\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
+        == "♪ off\n")
+    #expect(
+      ListenCommand.offlineFrame(format: .raw, bars: 4, configuration: configuration)
+        == "0;0;0;0;\n")
+  }
+}

@@ -1,0 +1,88 @@
+import Glibc
+import PulseBarTestSupport
+import Testing
+
+@testable import PulseBarDaemon
+
+/// The shipped systemd units, installed as `make install` does, pass `systemd-analyze --user
+/// verify` without a single warning.
+@Suite struct SocketSystemdUnitTests {
+  @Test func installedUnitsVerify() throws {
+    try #require(access("/usr/bin/systemd-analyze", X_OK) == 0, "systemd-analyze is missing")
+    try withTemporaryDirectory { home in
+      for directory in [
+        "/.local", "/.local/bin", "/.config", "/.config/systemd",
+        "/.config/systemd/user", "/run",
+      ] {
+        mkdir(home + directory, 0o700)
+      }
+      // verify checks that ExecStart is executable: the built binary, or any program.
+      let built = PackageRoot.path + "/.build/debug/pulsebar"
+      let binary = access(built, X_OK) == 0 ? built : "/bin/true"
+      #expect(symlink(binary, home + "/.local/bin/pulsebar") == 0)
+      let units = ["pulsebar.service", "pulsebar.socket"]
+      for unit in units {
+        try copyFile(PackageRoot.path + "/systemd/" + unit, home + "/.config/systemd/user/" + unit)
+      }
+      // `--user` needs a runtime directory; as root in a container there is no user manager,
+      // but verify only loads the units, so a private XDG_RUNTIME_DIR is enough.
+      let child = try ChildProcess(
+        "systemd-analyze",
+        ["--user", "verify"] + units.map { home + "/.config/systemd/user/" + $0 },
+        environment: [
+          "HOME": home, "XDG_RUNTIME_DIR": home + "/run", "XDG_CONFIG_HOME": home + "/.config",
+        ])
+      let status = try child.waitForExit(timeout: 30)
+      #expect(status == 0, "systemd-analyze: \(child.standardError)")
+      #expect(child.standardError.isEmpty, "warnings: \(child.standardError)")
+    }
+  }
+
+  @Test func unitsSayWhatTheContractSays() throws {
+    let service = try readTextFile(PackageRoot.path + "/systemd/pulsebar.service")
+    for line in [
+      "Type=notify", "ExecStart=%h/.local/bin/pulsebar run --no-stdout --socket",
+      "Restart=on-failure", "WatchdogSec=10",
+      "After=pipewire-pulse.service pulseaudio.service", "WantedBy=default.target",
+    ] {
+      #expect(service.split(separator: "\n").contains(Substring(line)), "missing \(line)")
+    }
+    let socket = try readTextFile(PackageRoot.path + "/systemd/pulsebar.socket")
+    for line in ["ListenStream=%t/pulsebar.sock", "SocketMode=0600", "WantedBy=sockets.target"] {
+      #expect(socket.split(separator: "\n").contains(Substring(line)), "missing \(line)")
+    }
+  }
+}
+
+/// The package's root directory, found from this file's path.
+enum PackageRoot {
+  static let path: String = {
+    var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    components.removeLast(3)  // Tests/PulseBarDaemonTests/<file>
+    return components.joined(separator: "/")
+  }()
+}
+
+/// A file's contents as UTF-8 text.
+func readTextFile(_ path: String) throws(Errno) -> String {
+  let raw = open(path, O_RDONLY | O_CLOEXEC)
+  guard raw >= 0 else { throw Errno.current }
+  let descriptor = FileDescriptor(rawValue: raw)
+  defer { descriptor.closeQuietly() }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { buffer in
+      valueOrErrno(retryOnInterrupt: true) { read(raw, buffer.baseAddress, buffer.count) }
+    }
+    let length = try count.get()
+    if length == 0 { break }
+    bytes.append(contentsOf: chunk[..<length])
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Copies a text file.
+func copyFile(_ source: String, _ destination: String) throws {
+  try writeTextFile(destination, try readTextFile(source))
+}
