@@ -36,11 +36,15 @@ package final class PulseSource: CaptureSource {
     let connection: PulseConnection
   }
 
+  /// The rate asked of the server unless told otherwise (it resamples the monitor).
+  package static let defaultSampleRate = 44100
+
   package let settings: Settings
   private let runtime = Mutex<Runtime?>(nil)
 
   package init(
-    sourceName: String?, sampleRate: Int = 44100, channels: Int, fps: Int, server: String? = nil
+    sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
+    server: String? = nil
   ) {
     settings = Settings(
       sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps, server: server)
