@@ -1,0 +1,151 @@
+import Glibc
+import PulseBarTestSupport
+import Testing
+
+/// The real `pulsebar run --input pulse` against a private PulseAudio server:
+/// frames read from its stdout while real players play into null sinks.
+@Suite("pulsebar run with PulseAudio, end to end", .serialized)
+struct PulseEndToEndTests {
+  /// A private server and the daemon on its default sink's monitor, json frames on stdout.
+  final class Daemon {
+    let server: PrivatePulseServer
+    let process: ChildProcess
+
+    init(arguments: [String] = []) throws {
+      server = try PrivatePulseServer()
+      #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
+      process = try ChildProcess(
+        Binary.path, ["run", "--input", "pulse", "--format", "json", "--bars", "8"] + arguments,
+        environment: server.environment)
+      // The first frame, then let the idle null sink's 2 s render-ahead block pass so
+      // the daemon's one-frame latency is in force before anything is timed.
+      let first = process.readLine(timeout: 10)
+      #expect(first != nil, "no first frame: \(process.standardError)")
+      _ = process.readLines(for: 2.2)
+    }
+
+    deinit {
+      process.send(SIGTERM)
+      _ = try? process.waitForExit(timeout: 5)
+      server.stop()
+    }
+
+    /// Reads frames until one satisfies `predicate`; it and the seconds it took.
+    func waitForFrame(timeout: Double, where predicate: (Frame) -> Bool) -> (Frame, Double)? {
+      let start = ChildProcess.now()
+      guard let line = process.waitForLine(timeout: timeout, where: { predicate(Frame($0)) })
+      else { return nil }
+      return (Frame(line), ChildProcess.now() - start)
+    }
+  }
+
+  /// The fields of one json frame the tests look at.
+  struct Frame {
+    let line: String
+    init(_ line: String) { self.line = line }
+
+    /// The raw text of a top-level scalar field.
+    func field(_ name: String) -> Substring? {
+      guard let range = line.firstRange(of: "\"\(name)\":") else { return nil }
+      let rest = line[range.upperBound...]
+      let end = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
+      return rest[..<end]
+    }
+
+    var state: String { field("state").map { String($0.filter { $0 != "\"" }) } ?? "" }
+    var connected: Bool { field("connected") == "true" }
+    var source: String { field("source").map { String($0.filter { $0 != "\"" }) } ?? "" }
+    var bars: [Double] {
+      guard let range = line.firstRange(of: "\"bars\":[") else { return [] }
+      let rest = line[range.upperBound...]
+      return rest[..<(rest.firstIndex(of: "]") ?? rest.endIndex)].split(separator: ",")
+        .compactMap { Double($0) }
+    }
+  }
+
+  @Test("a 1 kHz tone lands in the bar whose band holds 1 kHz, and plays within 0.5 s")
+  func toneLandsInItsBar() throws {
+    let bands = try Binary.run(["bands", "--bars", "8"]).lines.map {
+      $0.split(separator: " ").compactMap { Double($0) }
+    }
+    let expected = try #require(bands.firstIndex { $0.count == 2 && $0[0] <= 1000 && 1000 < $0[1] })
+    let daemon = try Daemon()
+    let player = try daemon.server.play(tone: 1000, seconds: 4)
+    let playing = daemon.waitForFrame(timeout: 3) { $0.state == "playing" }
+    #expect(playing != nil)
+    #expect((playing?.1 ?? 99) < 0.5, "playing after \(playing?.1 ?? -1) s")
+    let loud = daemon.waitForFrame(timeout: 2) { frame in
+      let bars = frame.bars
+      return bars.count == 8 && bars[expected] > 0.5
+    }
+    #expect(loud != nil, "bar \(expected) never rose")
+    if let bars = loud?.0.bars {
+      let others = bars.indices.filter { abs($0 - expected) > 1 }.map { bars[$0] }
+      #expect(others.allSatisfy { $0 < 0.2 }, "bars \(bars)")
+    }
+    player.send(SIGKILL)
+  }
+
+  @Test("a player that ends gives stopped; one that pauses gives paused")
+  func playingThenPausedOrStopped() throws {
+    let daemon = try Daemon()
+    let player = try daemon.server.play(tone: 440, seconds: 10)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    player.send(SIGKILL)
+    let stopped = daemon.waitForFrame(timeout: 2.5) { $0.state == "stopped" }
+    #expect(stopped != nil, "no stopped frame within 2.5 s")
+    #expect(daemon.process.isRunning)
+
+    let tone = try PulseTonePlayer(server: daemon.server.serverAddress, frequency: 440)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    tone.setCorked(true)
+    let paused = daemon.waitForFrame(timeout: 2.5) { $0.state == "paused" }
+    #expect(paused != nil, "no paused frame within 2.5 s")
+    tone.stop()
+    #expect(daemon.waitForFrame(timeout: 2.5) { $0.state == "stopped" } != nil)
+  }
+
+  @Test("idle: once the resting frame is out, no lines for 3 s")
+  func idleWritesNothing() throws {
+    let daemon = try Daemon()
+    let player = try daemon.server.play(tone: 440, seconds: 1)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    _ = try player.waitForExit(timeout: 5)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "stopped" } != nil)
+    // The bars settle to their rest heights, the morph ends, the bubbles (4 s) fade out.
+    let settled = daemon.waitForFrame(timeout: 8) { frame in
+      frame.state == "stopped" && frame.line.contains("\"bubbles\":[]")
+        && frame.field("morph") == "0.000"
+    }
+    #expect(settled != nil, "never settled")
+    let lines = daemon.process.readLines(for: 3)
+    #expect(lines.isEmpty, "\(lines.count) lines while idle, first: \(lines.first ?? "")")
+  }
+
+  @Test("the server killed and restarted: frames say disconnected, then resume")
+  func survivesServerRestart() throws {
+    let daemon = try Daemon()
+    daemon.server.kill()
+    let down = daemon.waitForFrame(timeout: 2) { !$0.connected }
+    #expect(down != nil, "no disconnected frame")
+    #expect(down?.0.state == "stopped")
+    try daemon.server.start()
+    #expect(daemon.waitForFrame(timeout: 4) { $0.connected } != nil)
+    #expect(daemon.process.isRunning)
+    _ = daemon.process.readLines(for: 2.2)
+    let player = try daemon.server.play(tone: 1000, seconds: 4)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    player.send(SIGKILL)
+  }
+
+  @Test("a default-sink switch is followed: frames name the new monitor and show its audio")
+  func followsDefaultSink() throws {
+    let daemon = try Daemon()
+    try daemon.server.setDefaultSink("pb_sink_b")
+    let moved = daemon.waitForFrame(timeout: 1.5) { $0.source == "pb_sink_b.monitor" }
+    #expect(moved != nil, "source never became pb_sink_b.monitor")
+    let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
+    #expect(daemon.waitForFrame(timeout: 4) { $0.state == "playing" } != nil)
+    player.send(SIGKILL)
+  }
+}
