@@ -1,4 +1,203 @@
-/// Not written yet.
+import Glibc
+import PulseBarTestSupport
+
+/// `pulsebar-bench cava`: pulsebar side by side with Debian's `cava`, one after
+/// the other in one run, on the same audio through the same private PulseAudio
+/// null sink, at cava's settings (32 bars, stereo, 60 fps, raw ASCII, max 1000).
+///
+/// For each tool: CPU while music loops, CPU and lines written while nothing
+/// plays, onset latency over tone bursts, peak RSS, and the server's own CPU
+/// in the same windows (a smaller fragment must not just move cost into it).
 func runCavaBench() {
-  print("(not written yet)")
+  guard access(CavaBench.cavaPath, X_OK) == 0 else {
+    print("cava is not installed (apt-get install cava); skipped")
+    return
+  }
+  guard let pulsebar = BenchTools.pulsebarBinary() else {
+    print("no pulsebar binary: run `swift build` (or -c release) first")
+    return
+  }
+  let server: PrivatePulseServer
+  do {
+    server = try PrivatePulseServer()
+  } catch {
+    print("cannot start a private PulseAudio server: \(error)")
+    return
+  }
+  defer { server.stop() }
+  let bench = CavaBench(server: server)
+  guard bench.prepareAudio() else {
+    print("cannot synthesize the bench audio with sox")
+    return
+  }
+  print("private server \(server.serverAddress), sink \(CavaBench.sink); pulsebar \(pulsebar)")
+  let cava = bench.measure(name: "cava", CavaBench.cavaPath, ["-p", bench.cavaConfig()])
+  let ours = bench.measure(
+    name: "pulsebar", pulsebar,
+    [
+      "run", "--input", "pulse", "--bars", "32", "--channels", "stereo", "--fps", "60",
+      "--format", "raw",
+    ])
+  if let cava, let ours { CavaBench.printTable(cava: cava, pulsebar: ours) }
+}
+
+/// What one tool cost and how fast it reacted.
+struct ToolFigures {
+  var name: String
+  /// Percent of one core.
+  var cpuPlaying = 0.0
+  var serverPlaying = 0.0
+  var playingLinesPerSecond = 0.0
+  var cpuIdle = 0.0
+  var serverIdle = 0.0
+  var idleLinesPerSecond = 0.0
+  /// Seconds from the burst's `paplay` spawn to the first line with a bar at half range.
+  var onsets: [Double] = []
+  var peakRSSKilobytes = 0
+
+  var onsetMedian: Double {
+    let sorted = onsets.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+  }
+}
+
+/// The bench's audio, its windows and its measurements.
+struct CavaBench {
+  static let cavaPath = "/usr/bin/cava"
+  static let sink = "pb_sink_a"
+  static let playingSeconds = 20.0
+  static let idleSeconds = 20.0
+  static let bursts = 7
+
+  let server: PrivatePulseServer
+  var musicPath: String { server.directory + "/music.wav" }
+  var burstPath: String { server.directory + "/burst.wav" }
+
+  /// 20 s of chords with drum-like noise bursts, and a 0.6 s 1 kHz burst, as WAV files.
+  func prepareAudio() -> Bool {
+    let raw = server.directory + "/music.f32"
+    var music = BenchSignals.music(seconds: 20, sampleRate: 44100)
+    let descriptor = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return false }
+    let bytes = music.count * MemoryLayout<Float>.size
+    let written = music.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, bytes) }
+    close(descriptor)
+    guard written == bytes else { return false }
+    return BenchTools.shell(
+      "sox -t raw -r 44100 -e floating-point -b 32 -c 2 \(raw) -b 16 \(musicPath)")
+      && BenchTools.shell(
+        "sox -n -r 44100 -c 2 -b 16 \(burstPath) synth 0.6 sine 1000 vol 0.5")
+  }
+
+  /// cava's config for the bench: its raw ASCII output at pulsebar's raw settings.
+  func cavaConfig() -> String {
+    let path = server.directory + "/cava.conf"
+    let text = """
+      [general]
+      bars = 32
+      framerate = 60
+      [input]
+      method = pulse
+      source = \(Self.sink).monitor
+      [output]
+      method = raw
+      channels = stereo
+      raw_target = /dev/stdout
+      data_format = ascii
+      ascii_max_range = 1000
+
+      """
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+    close(descriptor)
+    return path
+  }
+
+  /// Runs one tool through warm-up, music, idle and bursts; nil if it would not start.
+  func measure(name: String, _ executable: String, _ arguments: [String]) -> ToolFigures? {
+    var environment = server.environment
+    environment["TERM"] = "dumb"
+    guard let tool = try? ChildProcess(executable, arguments, environment: environment) else {
+      print("\(name): cannot start \(executable)")
+      return nil
+    }
+    defer {
+      tool.send(SIGTERM)
+      _ = try? tool.waitForExit(timeout: 5)
+    }
+    var figures = ToolFigures(name: name)
+    // Warm-up: the idle null sink's 2 s render-ahead block passes before anything is timed.
+    _ = tool.readLines(for: 3)
+    guard tool.isRunning else {
+      print("\(name) exited: \(tool.standardError)")
+      return nil
+    }
+
+    // Music, looped.
+    guard
+      let player = try? ChildProcess(
+        "sh", ["-c", "while :; do paplay -d \(Self.sink) \(musicPath) || exit; done"],
+        environment: server.environment)
+    else { return nil }
+    _ = tool.readLines(for: 1)
+    let playing = window(tool, seconds: Self.playingSeconds)
+    (figures.cpuPlaying, figures.serverPlaying) = (playing.cpu, playing.server)
+    figures.playingLinesPerSecond = Double(playing.lines) / Self.playingSeconds
+    kill(-player.pid, SIGKILL)
+    _ = try? player.waitForExit(timeout: 5)
+
+    // Idle: let the resting frame (and any bubbles, 4 s) out first.
+    _ = tool.readLines(for: 6)
+    let idle = window(tool, seconds: Self.idleSeconds)
+    (figures.cpuIdle, figures.serverIdle) = (idle.cpu, idle.server)
+    figures.idleLinesPerSecond = Double(idle.lines) / Self.idleSeconds
+
+    for _ in 0..<Self.bursts {
+      if let onset = onsetLatency(tool) { figures.onsets.append(onset) }
+    }
+    figures.peakRSSKilobytes = ProcessFigures.peakRSSKilobytes(tool.pid)
+    return figures
+  }
+
+  /// CPU (% of a core) of the tool and of the server over `seconds`, and the lines written.
+  private func window(_ tool: ChildProcess, seconds: Double) -> (
+    cpu: Double, server: Double, lines: Int
+  ) {
+    let start = BenchTools.wallSeconds()
+    let toolBefore = ProcessFigures.cpuSeconds(tool.pid)
+    let serverBefore = ProcessFigures.cpuSeconds(server.serverPid)
+    let lines = tool.readLines(for: seconds).count
+    let elapsed = BenchTools.wallSeconds() - start
+    let toolCPU = ProcessFigures.cpuSeconds(tool.pid) - toolBefore
+    let serverCPU = ProcessFigures.cpuSeconds(server.serverPid) - serverBefore
+    return (100 * toolCPU / elapsed, 100 * serverCPU / elapsed, lines)
+  }
+
+  /// Waits until the tool is quiet, spawns a burst and times the first line with a bar
+  /// at half range that differs from the resting line.
+  ///
+  /// The clock starts just before `paplay` is spawned and stops when this process reads
+  /// the line: it includes paplay's start-up and connection, the server's mixing and
+  /// monitor delivery, the tool's fragment, analysis and smoothing, and the pipe.
+  private func onsetLatency(_ tool: ChildProcess) -> Double? {
+    var resting = ""
+    var quietSince = BenchTools.wallSeconds()
+    let deadline = quietSince + 15
+    // Quiet: no line for 1 s (pulsebar), or 1 s of lines whose bars are all low (cava).
+    while BenchTools.wallSeconds() - quietSince < 1, BenchTools.wallSeconds() < deadline {
+      guard let line = tool.readLine(timeout: 1) else { break }
+      if Self.highestBar(line) >= 100 { quietSince = BenchTools.wallSeconds() }
+      resting = line
+    }
+    let start = BenchTools.wallSeconds()
+    guard let burst = try? server.play(file: burstPath, sink: Self.sink) else { return nil }
+    defer { _ = try? burst.waitForExit(timeout: 5) }
+    let line = tool.waitForLine(timeout: 3) { $0 != resting && Self.highestBar($0) >= 500 }
+    return line == nil ? nil : BenchTools.wallSeconds() - start
+  }
+
+  /// The highest value in a raw ASCII line (`v;v;…;`).
+  static func highestBar(_ line: String) -> Int {
+    line.split(separator: ";").compactMap { Int($0) }.max() ?? 0
+  }
 }

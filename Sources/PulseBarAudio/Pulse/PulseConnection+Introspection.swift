@@ -49,7 +49,8 @@ extension PulseConnection {
     guard replied == context, end == 0, let sink = info?.pointee,
       let monitor = sink.monitor_source_name
     else { return }
-    record(source: String(cString: monitor), monitoring: sink.index)
+    record(
+      source: String(cString: monitor), monitoring: sink.index, format: sink.sample_spec.format)
   }
 
   private func sourceInfo(
@@ -71,7 +72,9 @@ extension PulseConnection {
     guard end == 0, let source = info?.pointee else { return }
     sourceMissingLogged = false
     let sink = source.monitor_of_sink
-    record(source: String(cString: source.name), monitoring: sink == UInt32.max ? nil : sink)
+    record(
+      source: String(cString: source.name), monitoring: sink == UInt32.max ? nil : sink,
+      format: source.sample_spec.format)
   }
 
   // MARK: - Sink inputs

@@ -13,9 +13,21 @@ extension PulseConnection {
     #endif
   }
 
+  /// `PA_SAMPLE_S16NE`.
+  static var int16NativeEndian: pa_sample_format_t {
+    #if _endian(little)
+      PA_SAMPLE_S16LE
+    #else
+      PA_SAMPLE_S16BE
+    #endif
+  }
+
   /// Records `source` (the monitor of `sink`, if it is one); recreates the stream
   /// only when the source changed, then bumps the generation and drops stale audio.
-  func record(source: String, monitoring sink: UInt32?) {
+  ///
+  /// A source whose own format is s16 is recorded as s16 and converted here: the
+  /// server then passes its blocks through instead of converting every fragment.
+  func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t) {
     monitoredSink = sink
     if stream != nil, streamSource == source {
       updateActivity()
@@ -23,8 +35,11 @@ extension PulseConnection {
     }
     closeStream()
     guard let context else { return }
+    streamIsInt16 = format == Self.int16NativeEndian
+    let bytesPerSample = streamIsInt16 ? 2 : 4
     var spec = pa_sample_spec(
-      format: Self.float32NativeEndian, rate: UInt32(settings.sampleRate),
+      format: streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian,
+      rate: UInt32(settings.sampleRate),
       channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
       Console.error("pulsebar: PulseAudio: cannot create a record stream: \(errorText(context))\n")
@@ -41,9 +56,10 @@ extension PulseConnection {
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
     // One frame per fragment; a few frames of slack on the server before it drops.
+    let fragment = settings.fragmentBytes(bytesPerSample: bytesPerSample)
     var attributes = pa_buffer_attr(
-      maxlength: settings.fragmentBytes * 8, tlength: UInt32.max, prebuf: UInt32.max,
-      minreq: UInt32.max, fragsize: settings.fragmentBytes)
+      maxlength: fragment * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+      fragsize: fragment)
     streamCorked = currentActivity() != .running
     var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
     if streamCorked { flags |= PA_STREAM_START_CORKED.rawValue }
@@ -107,12 +123,28 @@ extension PulseConnection {
       var length = 0
       guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
       if let data {
-        let count = length / MemoryLayout<Float>.size
-        buffer.write(
-          UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
+        if streamIsInt16 {
+          writeConverting(
+            UnsafeBufferPointer(
+              start: data.assumingMemoryBound(to: Int16.self), count: length / 2))
+        } else {
+          buffer.write(
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4))
+        }
       }
       // A hole (no data, non-zero length) is dropped like data.
       pa_stream_drop(stream)
+    }
+  }
+
+  /// Converts s16 samples to float through the preallocated scratch and writes them.
+  private func writeConverting(_ samples: UnsafeBufferPointer<Int16>) {
+    var offset = 0
+    while offset < samples.count {
+      let count = min(scratch.count, samples.count - offset)
+      for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
+      buffer.write(UnsafeBufferPointer(rebasing: scratch[..<count]))
+      offset += count
     }
   }
 

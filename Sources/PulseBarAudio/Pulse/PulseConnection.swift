@@ -24,6 +24,10 @@ final class PulseConnection {
   var streamCorked = false
   /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
   var monitoredSink: UInt32?
+  /// The stream delivers s16 (the source's own format), converted through `scratch`.
+  var streamIsInt16 = false
+  /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
+  let scratch: UnsafeMutableBufferPointer<Float>
   var sinkInputs = SinkInputTable()
   var retryTimer: OpaquePointer?
   var backoff = RetryBackoff()
@@ -38,7 +42,10 @@ final class PulseConnection {
     api = pa_threaded_mainloop_get_api(mainloop)
     self.settings = settings
     self.buffer = buffer
+    scratch = .allocate(capacity: 4096 * max(1, settings.channels))
   }
+
+  deinit { scratch.deallocate() }
 
   /// The `userdata` every callback gets.
   var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

@@ -24,9 +24,9 @@ package final class PulseSource: CaptureSource {
     /// The server address (`unix:/path`), or `nil` for libpulse's default (`PULSE_SERVER`, …).
     package var server: String?
 
-    /// Bytes in one frame's worth of audio: the record fragment size.
-    package var fragmentBytes: UInt32 {
-      UInt32(max(256, sampleRate * channels * MemoryLayout<Float>.size / max(1, fps)))
+    /// Bytes in one frame's worth of audio (`1/fps` s): the record fragment size.
+    package func fragmentBytes(bytesPerSample: Int) -> UInt32 {
+      UInt32(max(256, sampleRate * channels * bytesPerSample / max(1, fps)))
     }
   }
 
