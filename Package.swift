@@ -27,7 +27,7 @@ let package = Package(
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
-    .target(name: "PulseBarTestSupport", dependencies: ["CLinux"]),
+    .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
     .testTarget(
       name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),

@@ -48,9 +48,14 @@ package enum RunCommand {
       return runLive(
         source: RawPCMSource(origin: .standardInput, inputChannels: configuration.rawChannels),
         sampleRate: configuration.rawSampleRate, configuration: configuration, options: options)
-    case .pulse:
-      Console.error("pulsebar: PulseAudio input is not built yet; use --input file:PATH\n")
-      return 1
+    case .pulse(let sourceName):
+      // The server resamples the monitor to this rate; a missing server is waited for.
+      let source = PulseSource(
+        sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
+        channels: configuration.channels.count, fps: configuration.fps)
+      return runLive(
+        source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
+        options: options)
     }
   }
 

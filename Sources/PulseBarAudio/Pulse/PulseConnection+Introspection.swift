@@ -1,0 +1,127 @@
+internal import CPulse
+
+// MARK: - Finding the source and following the server
+
+extension PulseConnection {
+  /// Looks up what to record: the named source, or the default sink's monitor.
+  func resolveTarget() {
+    guard let context, isReady else { return }
+    if let name = settings.sourceName {
+      release(
+        pa_context_get_source_info_by_name(
+          context, name,
+          { context, info, end, userdata in
+            PulseConnection.from(userdata).sourceInfo(context, info, end: end)
+          }, userdata))
+    } else {
+      release(
+        pa_context_get_server_info(
+          context,
+          { context, info, userdata in PulseConnection.from(userdata).serverInfo(context, info) },
+          userdata))
+    }
+  }
+
+  private func serverInfo(_ replied: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?) {
+    assertOnLoop()
+    guard let context, replied == context else { return }
+    guard let sinkName = info?.pointee.default_sink_name else {
+      // No sink at all: nothing to record until one appears (a sink event).
+      closeStream()
+      monitoredSink = nil
+      buffer.updateStatus { $0.sourceName = "" }
+      updateActivity()
+      return
+    }
+    release(
+      pa_context_get_sink_info_by_name(
+        context, sinkName,
+        { context, info, end, userdata in
+          PulseConnection.from(userdata).sinkInfo(context, info, end: end)
+        },
+        userdata))
+  }
+
+  private func sinkInfo(
+    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, end: Int32
+  ) {
+    assertOnLoop()
+    guard replied == context, end == 0, let sink = info?.pointee,
+      let monitor = sink.monitor_source_name
+    else { return }
+    record(source: String(cString: monitor), monitoring: sink.index)
+  }
+
+  private func sourceInfo(
+    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_source_info>?, end: Int32
+  ) {
+    assertOnLoop()
+    guard replied == context else { return }
+    if end < 0 {
+      // No such source (yet): wait for a source event.
+      if !sourceMissingLogged, let name = settings.sourceName {
+        Console.error("pulsebar: PulseAudio: no source named \(name); waiting for it\n")
+        sourceMissingLogged = true
+      }
+      closeStream()
+      monitoredSink = nil
+      updateActivity()
+      return
+    }
+    guard end == 0, let source = info?.pointee else { return }
+    sourceMissingLogged = false
+    let sink = source.monitor_of_sink
+    record(source: String(cString: source.name), monitoring: sink == UInt32.max ? nil : sink)
+  }
+
+  // MARK: - Sink inputs
+
+  func requestSinkInputs(_ context: OpaquePointer) {
+    release(
+      pa_context_get_sink_input_info_list(
+        context,
+        { context, info, end, userdata in
+          PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
+        },
+        userdata))
+  }
+
+  private func sinkInputInfo(
+    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_sink_input_info>?, end: Int32
+  ) {
+    assertOnLoop()
+    guard replied == context, end == 0, let input = info?.pointee else { return }
+    sinkInputs.update(index: input.index, sink: input.sink, corked: input.corked != 0)
+    updateActivity()
+  }
+
+  // MARK: - Events
+
+  /// A subscription event: sink inputs update the table; server, sink and
+  /// source additions or removals (and server changes: the default sink) re-resolve.
+  func serverEvent(_ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32) {
+    assertOnLoop()
+    guard let context, replied == context else { return }
+    let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+    let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+    switch facility {
+    case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
+      if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
+        sinkInputs.remove(index: index)
+        updateActivity()
+      } else {
+        release(
+          pa_context_get_sink_input_info(
+            context, index,
+            { context, info, end, userdata in
+              PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
+            }, userdata))
+      }
+    case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
+      resolveTarget()
+    case PA_SUBSCRIPTION_EVENT_SINK.rawValue, PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
+      if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue { resolveTarget() }
+    default: break
+    }
+  }
+}

@@ -1,0 +1,153 @@
+internal import CPulse
+import PulseBarCore
+
+// MARK: - Record stream
+
+extension PulseConnection {
+  /// `PA_SAMPLE_FLOAT32NE`, a C macro Swift does not import.
+  static var float32NativeEndian: pa_sample_format_t {
+    #if _endian(little)
+      PA_SAMPLE_FLOAT32LE
+    #else
+      PA_SAMPLE_FLOAT32BE
+    #endif
+  }
+
+  /// Records `source` (the monitor of `sink`, if it is one); recreates the stream
+  /// only when the source changed, then bumps the generation and drops stale audio.
+  func record(source: String, monitoring sink: UInt32?) {
+    monitoredSink = sink
+    if stream != nil, streamSource == source {
+      updateActivity()
+      return
+    }
+    closeStream()
+    guard let context else { return }
+    var spec = pa_sample_spec(
+      format: Self.float32NativeEndian, rate: UInt32(settings.sampleRate),
+      channels: UInt8(settings.channels))
+    guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
+      Console.error("pulsebar: PulseAudio: cannot create a record stream: \(errorText(context))\n")
+      scheduleRetry()
+      return
+    }
+    self.stream = stream
+    streamSource = source
+    pa_stream_set_state_callback(
+      stream, { stream, userdata in PulseConnection.from(userdata).streamStateChanged(stream) },
+      userdata)
+    pa_stream_set_read_callback(
+      stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
+    pa_stream_set_moved_callback(
+      stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
+    // One frame per fragment; a few frames of slack on the server before it drops.
+    var attributes = pa_buffer_attr(
+      maxlength: settings.fragmentBytes * 8, tlength: UInt32.max, prebuf: UInt32.max,
+      minreq: UInt32.max, fragsize: settings.fragmentBytes)
+    streamCorked = currentActivity() != .running
+    var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
+    if streamCorked { flags |= PA_STREAM_START_CORKED.rawValue }
+    // The server moves streams off the old default device when the default changes
+    // (PulseAudio 15+). Following the default we move ourselves anyway; a named
+    // source must stay where it was asked to be.
+    if settings.sourceName != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }
+    buffer.discardAll()
+    buffer.updateStatus {
+      $0.sourceName = source
+      $0.generation &+= 1
+    }
+    if pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(rawValue: flags))
+      < 0
+    {
+      Console.error("pulsebar: PulseAudio: cannot record \(source): \(errorText(context))\n")
+      closeStream()
+      scheduleRetry()
+      return
+    }
+    updateActivity()
+  }
+
+  private func streamStateChanged(_ changed: OpaquePointer?) {
+    assertOnLoop()
+    guard let stream, changed == stream else { return }
+    switch pa_stream_get_state(stream) {
+    case PA_STREAM_READY:
+      updateActivity()
+    case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+      // The source went away under us (or the server killed the stream): look again later.
+      closeStream()
+      buffer.updateStatus { $0.activity = .none }
+      if isReady { scheduleRetry() }
+    default: break
+    }
+  }
+
+  /// The server moved the stream: note where it is now and look up where it should be.
+  private func streamMoved(_ moved: OpaquePointer?) {
+    assertOnLoop()
+    guard let stream, moved == stream else { return }
+    if let device = pa_stream_get_device_name(stream) {
+      let source = String(cString: device)
+      streamSource = source
+      buffer.discardAll()
+      buffer.updateStatus {
+        $0.sourceName = source
+        $0.generation &+= 1
+      }
+    }
+    resolveTarget()
+  }
+
+  /// The read callback: copy every readable fragment into the buffer and drop it.
+  /// Runs once per fragment while recording, so it allocates nothing.
+  private func readable(_ stream: OpaquePointer?) {
+    guard let stream else { return }
+    while true {
+      var data: UnsafeRawPointer?
+      var length = 0
+      guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
+      if let data {
+        let count = length / MemoryLayout<Float>.size
+        buffer.write(
+          UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
+      }
+      // A hole (no data, non-zero length) is dropped like data.
+      pa_stream_drop(stream)
+    }
+  }
+
+  /// Closes the record stream, if any, without calling back into us.
+  func closeStream() {
+    guard let stream else { return }
+    pa_stream_set_state_callback(stream, nil, nil)
+    pa_stream_set_read_callback(stream, nil, nil)
+    pa_stream_set_moved_callback(stream, nil, nil)
+    let state = pa_stream_get_state(stream)
+    if state == PA_STREAM_READY || state == PA_STREAM_CREATING {
+      pa_stream_disconnect(stream)
+    }
+    pa_stream_unref(stream)
+    self.stream = nil
+    streamSource = nil
+  }
+
+  // MARK: - Activity and corking
+
+  /// What plays into the monitored sink; a source that is no monitor runs while recorded.
+  func currentActivity() -> StreamActivity {
+    guard isReady else { return .none }
+    if let monitoredSink { return sinkInputs.activity(onSink: monitoredSink) }
+    return stream == nil ? .none : .running
+  }
+
+  /// Publishes the activity and corks the stream while nothing runs (uncorks when something does).
+  func updateActivity() {
+    let activity = currentActivity()
+    buffer.updateStatus { $0.activity = activity }
+    let corked = activity != .running
+    guard let stream, corked != streamCorked, pa_stream_get_state(stream) == PA_STREAM_READY
+    else { return }
+    streamCorked = corked
+    release(pa_stream_cork(stream, corked ? 1 : 0, nil, nil))
+  }
+}

@@ -1,0 +1,206 @@
+internal import CPulse
+import Glibc
+import PulseBarCore
+
+/// The libpulse side of ``PulseSource``: one context, at most one record
+/// stream, the sink-input table and the retry timer.
+///
+/// Confinement: this object is touched only with the threaded mainloop's lock
+/// held, that is from libpulse callbacks (which run on the mainloop thread with
+/// the lock held) or from ``PulseSource`` between `pa_threaded_mainloop_lock`
+/// and `_unlock`. Callbacks find it through their `userdata`, an unretained
+/// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
+final class PulseConnection {
+  let mainloop: OpaquePointer
+  let api: UnsafeMutablePointer<pa_mainloop_api>
+  let settings: PulseSource.Settings
+  let buffer: CaptureBuffer
+
+  var context: OpaquePointer?
+  var stream: OpaquePointer?
+  /// The source the current stream records.
+  var streamSource: String?
+  /// The cork state last asked of the server for the current stream.
+  var streamCorked = false
+  /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
+  var monitoredSink: UInt32?
+  var sinkInputs = SinkInputTable()
+  var retryTimer: OpaquePointer?
+  var backoff = RetryBackoff()
+  /// An outage was logged and has not ended (one line per outage).
+  var outage = false
+  /// The named source was reported missing (one line until it appears).
+  var sourceMissingLogged = false
+  var stopped = false
+
+  init(mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer) {
+    self.mainloop = mainloop
+    api = pa_threaded_mainloop_get_api(mainloop)
+    self.settings = settings
+    self.buffer = buffer
+  }
+
+  /// The `userdata` every callback gets.
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The connection behind a callback's `userdata`.
+  static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseConnection {
+    Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue()
+  }
+
+  /// True while ``PulseSource`` holds the mainloop lock from another thread.
+  private var lockedByCaller = false
+
+  /// Runs `body` from outside the mainloop thread with the mainloop lock held.
+  /// libpulse may call back synchronously inside (connecting reports its first state at once).
+  func withLoopLock(_ body: () -> Void) {
+    pa_threaded_mainloop_lock(mainloop)
+    lockedByCaller = true
+    body()
+    lockedByCaller = false
+    pa_threaded_mainloop_unlock(mainloop)
+  }
+
+  /// Debug check that we run where this object is confined.
+  func assertOnLoop() {
+    assert(
+      lockedByCaller || pa_threaded_mainloop_in_thread(mainloop) != 0,
+      "PulseConnection touched off its mainloop")
+  }
+
+  // MARK: - Context
+
+  /// Creates a context and starts connecting (no autospawn); failures go to the retry path.
+  func connect() {
+    guard !stopped, context == nil else { return }
+    guard let context = pa_context_new(api, "pulsebar") else {
+      lost(reason: "cannot create a context")
+      return
+    }
+    self.context = context
+    pa_context_set_state_callback(
+      context, { context, userdata in PulseConnection.from(userdata).contextStateChanged(context) },
+      userdata)
+    pa_context_set_subscribe_callback(
+      context,
+      { context, event, index, userdata in
+        PulseConnection.from(userdata).serverEvent(context, event: event, index: index)
+      }, userdata)
+    // A refused connection may fail synchronously: the state callback then has
+    // already called `lost` and freed the context.
+    if pa_context_connect(context, settings.server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0,
+      self.context == context
+    {
+      lost(reason: errorText(context))
+    }
+  }
+
+  private func contextStateChanged(_ changed: OpaquePointer?) {
+    assertOnLoop()
+    guard let context, changed == context else { return }
+    switch pa_context_get_state(context) {
+    case PA_CONTEXT_READY: contextReady(context)
+    case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: lost(reason: errorText(context))
+    default: break
+    }
+  }
+
+  private func contextReady(_ context: OpaquePointer) {
+    backoff.reset()
+    if outage {
+      Console.error("pulsebar: PulseAudio: connected again\n")
+      outage = false
+    }
+    buffer.updateStatus { $0.connected = true }
+    let mask = pa_subscription_mask_t(
+      rawValue: PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
+        | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue)
+    release(pa_context_subscribe(context, mask, nil, nil))
+    requestSinkInputs(context)
+    resolveTarget()
+  }
+
+  /// The server is gone or refused us: log once per outage, drop everything, retry later.
+  func lost(reason: String) {
+    if !outage {
+      Console.error("pulsebar: PulseAudio: \(reason); retrying with back-off\n")
+      outage = true
+    }
+    closeStream()
+    closeContext()
+    sinkInputs.removeAll()
+    monitoredSink = nil
+    buffer.updateStatus {
+      $0.connected = false
+      $0.activity = .none
+    }
+    scheduleRetry()
+  }
+
+  private func closeContext() {
+    guard let context else { return }
+    pa_context_set_state_callback(context, nil, nil)
+    pa_context_set_subscribe_callback(context, nil, nil)
+    pa_context_disconnect(context)
+    pa_context_unref(context)
+    self.context = nil
+  }
+
+  /// True once the context is connected and authorised.
+  var isReady: Bool {
+    guard let context else { return false }
+    return pa_context_get_state(context) == PA_CONTEXT_READY
+  }
+
+  // MARK: - Retry timer
+
+  /// Arms the one retry timer with the next back-off delay.
+  func scheduleRetry() {
+    guard !stopped else { return }
+    var when = timeval()
+    gettimeofday(&when, nil)
+    pa_timeval_add(&when, backoff.nextDelay())
+    if let retryTimer {
+      api.pointee.time_restart(retryTimer, &when)
+    } else {
+      retryTimer = api.pointee.time_new(
+        api, &when, { _, _, _, userdata in PulseConnection.from(userdata).retryFired() }, userdata)
+    }
+  }
+
+  /// Reconnects when the context is gone, else looks up the source again (after a stream failure).
+  private func retryFired() {
+    assertOnLoop()
+    if context == nil {
+      connect()
+    } else if isReady {
+      resolveTarget()
+    }
+  }
+
+  /// Tears everything down for good (``PulseSource/stop()``).
+  func shutdown() {
+    stopped = true
+    if let retryTimer {
+      api.pointee.time_free(retryTimer)
+      self.retryTimer = nil
+    }
+    closeStream()
+    closeContext()
+    buffer.updateStatus {
+      $0.connected = false
+      $0.activity = .none
+    }
+  }
+
+  // MARK: - Helpers
+
+  func errorText(_ context: OpaquePointer) -> String {
+    String(cString: pa_strerror(pa_context_errno(context)))
+  }
+
+  /// Drops our reference to an operation we do not wait for.
+  func release(_ operation: OpaquePointer?) {
+    if let operation { pa_operation_unref(operation) }
+  }
+}

@@ -1,0 +1,123 @@
+import Glibc
+import PulseBarTestSupport
+import Testing
+
+@testable import PulseBarAudio
+
+/// A private server plus a started ``PulseSource`` recording into a ``CaptureBuffer``,
+/// with the waits and measurements the PulseAudio tests share.
+final class PulseCaptureFixture {
+  let server: PrivatePulseServer
+  let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
+  let source: PulseSource
+
+  /// Starts a server (unless `startServer` is false: the source starts first) and the source.
+  init(sourceName: String? = nil, startServer: Bool = true) throws {
+    server = try PrivatePulseServer()
+    if !startServer { server.kill() }
+    source = PulseSource(
+      sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress)
+    source.start(into: buffer)
+  }
+
+  deinit {
+    source.stop()
+    server.stop()
+  }
+
+  /// Polls `condition` every 10 ms; the seconds it took, or `nil` on timeout.
+  @discardableResult
+  func wait(_ timeout: Double, until condition: (CaptureStatus) -> Bool) -> Double? {
+    let start = ChildProcess.now()
+    while ChildProcess.now() - start < timeout {
+      if condition(buffer.status) { return ChildProcess.now() - start }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  /// Waits until the source records `sourceName` on a live connection.
+  func waitRecording(_ sourceName: String, timeout: Double = 5) -> Bool {
+    wait(timeout) { $0.connected && $0.sourceName == sourceName } != nil
+  }
+
+  /// Waits until samples arrive. An idle null sink renders 2 s ahead and applies a
+  /// new stream's lower latency only after that block, so the first samples on a
+  /// fresh stream may take about 2 s; later ones come within a fragment.
+  @discardableResult
+  func waitForSamples(timeout: Double = 4) -> Bool {
+    let end = ChildProcess.now() + timeout
+    while ChildProcess.now() < end {
+      if buffer.availableSamples > 0 { return true }
+      usleep(5_000)
+    }
+    return false
+  }
+
+  /// Waits for samples, then collects for `seconds`.
+  func collectPlaying(for seconds: Double) -> [Float] {
+    #expect(waitForSamples(), "no samples within 4 s")
+    return collect(for: seconds)
+  }
+
+  /// Plays a tone into `sink` (not the one recorded) and expects the activity to stay `.none`.
+  func expectIgnoresTone(on sink: String, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    let player = try server.play(tone: 500, seconds: 5, sink: sink)
+    usleep(500_000)
+    #expect(buffer.status.activity == .none, sourceLocation: sourceLocation)
+    player.send(SIGKILL)
+    _ = try player.waitForExit(timeout: 5)
+  }
+
+  /// Plays a tone into `sink` and expects `.running` within 1 s and loud samples.
+  func expectHearsTone(on sink: String?, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    let player = try server.play(tone: 1000, seconds: 5, sink: sink)
+    #expect(wait(1) { $0.activity == .running } != nil, sourceLocation: sourceLocation)
+    let level = rms(collectPlaying(for: 0.3))
+    #expect(level > 0.05, "rms \(level)", sourceLocation: sourceLocation)
+    player.send(SIGKILL)
+    _ = try player.waitForExit(timeout: 5)
+  }
+
+  /// Everything that arrives in `seconds` (interleaved stereo), after dropping what was buffered.
+  func collect(for seconds: Double) -> [Float] {
+    buffer.discardAll()
+    var samples: [Float] = []
+    var chunk = [Float](repeating: 0, count: 4096)
+    let end = ChildProcess.now() + seconds
+    while ChildProcess.now() < end {
+      let count = chunk.withUnsafeMutableBufferPointer { buffer.read(into: $0) }
+      samples += chunk[..<count]
+      usleep(5_000)
+    }
+    return samples
+  }
+}
+
+/// Root mean square of `samples`.
+func rms(_ samples: [Float]) -> Float {
+  guard !samples.isEmpty else { return 0 }
+  return (samples.reduce(0) { $0 + $1 * $1 } / Float(samples.count)).squareRoot()
+}
+
+/// The power at `frequency` Hz in the left channel of interleaved stereo (Goertzel).
+func power(at frequency: Double, in stereo: [Float], sampleRate: Double = 44100) -> Double {
+  let coefficient = 2 * cos(2 * Double.pi * frequency / sampleRate)
+  var previous = 0.0
+  var beforePrevious = 0.0
+  var index = 0
+  while index < stereo.count {
+    let current = Double(stereo[index]) + coefficient * previous - beforePrevious
+    beforePrevious = previous
+    previous = current
+    index += 2
+  }
+  let frames = Double(stereo.count / 2)
+  return
+    (previous * previous + beforePrevious * beforePrevious
+    - coefficient * previous * beforePrevious) / max(1, frames * frames)
+}

@@ -1,0 +1,35 @@
+import PulseBarCore
+import Testing
+
+@testable import PulseBarAudio
+
+/// The PulseAudio source's pure parts: back-off and sink-input bookkeeping.
+@Suite("PulseAudio bookkeeping")
+struct PulseModelTests {
+  @Test("back-off starts at 100 ms, doubles, caps at 2 s, and resets")
+  func backoff() {
+    var backoff = RetryBackoff()
+    let delays = (0..<7).map { _ in backoff.nextDelay() }
+    #expect(delays == [100_000, 200_000, 400_000, 800_000, 1_600_000, 2_000_000, 2_000_000])
+    backoff.reset()
+    #expect(backoff.nextDelay() == 100_000)
+  }
+
+  @Test("sink inputs add up per sink: none, corked, running")
+  func sinkInputActivity() {
+    var table = SinkInputTable()
+    #expect(table.activity(onSink: 1) == .none)
+    table.update(index: 10, sink: 1, corked: true)
+    table.update(index: 11, sink: 2, corked: false)
+    #expect(table.activity(onSink: 1) == .corked)
+    #expect(table.activity(onSink: 2) == .running)
+    table.update(index: 12, sink: 1, corked: false)
+    #expect(table.activity(onSink: 1) == .running)
+    table.update(index: 12, sink: 2, corked: false)
+    #expect(table.activity(onSink: 1) == .corked)
+    table.remove(index: 10)
+    #expect(table.activity(onSink: 1) == .none)
+    table.removeAll()
+    #expect(table.activity(onSink: 2) == .none)
+  }
+}

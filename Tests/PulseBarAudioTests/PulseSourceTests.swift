@@ -1,0 +1,124 @@
+import Glibc
+import PulseBarCore
+import PulseBarTestSupport
+import Testing
+
+@testable import PulseBarAudio
+
+/// ``PulseSource`` against a real private PulseAudio server, in process.
+@Suite("PulseSource against a private server", .serialized)
+struct PulseSourceTests {
+  @Test("a tone played into the default sink arrives with its frequency")
+  func toneArrives() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try fixture.server.play(tone: 1000, seconds: 3)
+    let started = fixture.wait(1) { $0.activity == .running }
+    #expect(started != nil, "activity \(fixture.buffer.status.activity)")
+    let samples = fixture.collectPlaying(for: 0.5)
+    #expect(samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s")
+    #expect(rms(samples) > 0.05, "rms \(rms(samples))")
+    let atTone = power(at: 1000, in: samples)
+    let elsewhere = power(at: 3000, in: samples)
+    #expect(atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)")
+    player.send(SIGKILL)
+  }
+
+  @Test("idle: nothing plays, the stream is corked and no samples arrive")
+  func idleIsCorked() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    usleep(300_000)
+    #expect(fixture.buffer.status.activity == .none)
+    #expect(fixture.collect(for: 1).isEmpty)
+    // It can fail: a player makes samples flow, and its end corks the stream again.
+    let player = try fixture.server.play(tone: 440, seconds: 10)
+    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(!fixture.collectPlaying(for: 0.3).isEmpty)
+    player.send(SIGKILL)
+    _ = try player.waitForExit(timeout: 5)
+    #expect(fixture.wait(1) { $0.activity == .none } != nil)
+    usleep(200_000)
+    let after = fixture.collect(for: 1)
+    #expect(after.isEmpty, "\(after.count) samples while idle")
+  }
+
+  @Test("a player that pauses (corks) makes the activity corked, and resuming runs again")
+  func pausedPlayerIsCorked() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
+    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    player.setCorked(true)
+    #expect(fixture.wait(1) { $0.activity == .corked } != nil)
+    usleep(200_000)
+    #expect(fixture.collect(for: 0.5).isEmpty)
+    player.setCorked(false)
+    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
+    player.stop()
+    #expect(fixture.wait(1) { $0.activity == .none } != nil)
+  }
+
+  @Test("a default-sink switch is followed within a second")
+  func followsDefaultSink() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let generation = fixture.buffer.status.generation
+    try fixture.server.setDefaultSink("pb_sink_b")
+    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
+    #expect(fixture.buffer.status.generation != generation)
+    // A tone on the old sink is not ours; one on the new sink is.
+    try fixture.expectIgnoresTone(on: "pb_sink_a")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test("the server killed and restarted: disconnected, then connected and samples resume")
+  func survivesServerRestart() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    fixture.server.kill()
+    #expect(fixture.wait(1) { !$0.connected && $0.activity == .none } != nil)
+    usleep(1_500_000)
+    try fixture.server.start()
+    let back = fixture.wait(3) { $0.connected && $0.sourceName == "pb_sink_a.monitor" }
+    #expect(back != nil, "status \(fixture.buffer.status)")
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test("started before the server exists, it connects once the server appears")
+  func startsBeforeServer() throws {
+    let fixture = try PulseCaptureFixture(startServer: false)
+    usleep(500_000)
+    #expect(!fixture.buffer.status.connected)
+    try fixture.server.start()
+    #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 3))
+  }
+
+  @Test("a named monitor source stays put on default-sink switches and tracks its own sink")
+  func namedSource() throws {
+    let fixture = try PulseCaptureFixture(sourceName: "pb_sink_b.monitor")
+    #expect(fixture.waitRecording("pb_sink_b.monitor"))
+    // PulseAudio moves streams off the old default; a named source must not follow.
+    try fixture.server.setDefaultSink("pb_sink_b")
+    try fixture.server.setDefaultSink("pb_sink_a")
+    usleep(300_000)
+    let outputs = try fixture.server.pactl(["list", "short", "source-outputs"])
+    #expect(outputs.count == 1 && outputs[0].hasPrefix("0\t1\t"), "\(outputs)")
+    #expect(fixture.buffer.status.sourceName == "pb_sink_b.monitor")
+    try fixture.expectIgnoresTone(on: "pb_sink_a")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test("stop disconnects and is idempotent")
+  func stopIsIdempotent() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    fixture.source.stop()
+    fixture.source.stop()
+    #expect(!fixture.buffer.status.connected)
+    let clients = try fixture.server.pactl(["list", "short", "clients"])
+    #expect(clients.filter { $0.contains("pulsebar") }.isEmpty, "\(clients)")
+  }
+}
