@@ -278,7 +278,9 @@ import Testing
     var after = ""
     for _ in 0..<50 {
       usleep(100_000)
-      after = capture(tmux, directory)
+      // With the scrollback and wrapped lines joined: the message may have scrolled.
+      _ = shell("\(tmux) capture-pane -p -J -S -100 -t view > \(path)/after")
+      after = readText("\(path)/after")
       if after.contains("messages from the session") { break }
     }
     // (The pane wraps the path at 80 columns.)
