@@ -37,7 +37,11 @@ public final class FrameRenderer {
   private let rawMax: Float
   private let markup: Markup
   private var sourceName = ""
-  private var sourceBytes: [UInt8] = []
+  /// The source name, JSON-escaped once when it changes.
+  private var sourceJSON = ByteLine()
+  /// `morph_shape`'s JSON for `shapeMorph`: the shape only changes while the morph animates.
+  private var shapeJSON = ByteLine()
+  private var shapeMorph: Float = .nan
 
   public init(format: OutputFormat, configuration: Configuration) {
     self.format = format
@@ -57,7 +61,8 @@ public final class FrameRenderer {
   {
     if info.source != sourceName {
       sourceName = info.source
-      sourceBytes = Array(info.source.utf8)
+      sourceJSON.removeAll()
+      sourceJSON.appendJSONEscaped(info.source.utf8)
     }
     // Rendered into a local: every append to a class's stored property would pay a
     // dynamic exclusivity check, hundreds of them per line.
@@ -154,7 +159,7 @@ public final class FrameRenderer {
     body.append(state.staticTitle)
     body.append(" · ")
     if info.connected {
-      body.appendJSONEscaped(sourceBytes)
+      body.append(sourceJSON)
     } else {
       body.append("audio server unreachable")
     }
@@ -175,26 +180,17 @@ public final class FrameRenderer {
     body.append(scene.state.staticName)
     body.append(info.connected ? "\",\"connected\":true" : "\",\"connected\":false")
     body.append(",\"source\":\"")
-    body.appendJSONEscaped(sourceBytes)
+    body.append(sourceJSON)
     body.append("\",\"morph\":")
     body.append(Double(scene.morph), decimals: 3)
-    body.append(",\"morph_shape\":[")
-    let shape = MorphShape(morph: scene.morph)
-    for quad in 0..<2 {
-      if quad > 0 { body.append(UInt8(ascii: ",")) }
-      body.append(UInt8(ascii: "["))
-      for corner in 0..<4 {
-        let point = shape[quad, corner]
-        if corner > 0 { body.append(UInt8(ascii: ",")) }
-        body.append(UInt8(ascii: "["))
-        body.append(Double(point.x), decimals: 3)
-        body.append(UInt8(ascii: ","))
-        body.append(Double(point.y), decimals: 3)
-        body.append(UInt8(ascii: "]"))
-      }
-      body.append(UInt8(ascii: "]"))
+    body.append(",\"morph_shape\":")
+    if scene.morph != shapeMorph {
+      shapeMorph = scene.morph
+      shapeJSON.removeAll()
+      Self.appendShape(MorphShape(morph: scene.morph), into: &shapeJSON)
     }
-    body.append("],\"bars\":[")
+    body.append(shapeJSON)
+    body.append(",\"bars\":[")
     for (index, height) in bars.enumerated() {
       if index > 0 { body.append(UInt8(ascii: ",")) }
       body.append(Double(height), decimals: 3)
@@ -219,6 +215,28 @@ public final class FrameRenderer {
       body.append("\"}")
     }
     body.append("]}")
+  }
+}
+
+extension FrameRenderer {
+  /// The two quads as `[[[x,y]×4],[[x,y]×4]]`.
+  fileprivate static func appendShape(_ shape: MorphShape, into output: inout ByteLine) {
+    output.append(UInt8(ascii: "["))
+    for quad in 0..<2 {
+      if quad > 0 { output.append(UInt8(ascii: ",")) }
+      output.append(UInt8(ascii: "["))
+      for corner in 0..<4 {
+        let point = shape[quad, corner]
+        if corner > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(UInt8(ascii: "["))
+        output.append(Double(point.x), decimals: 3)
+        output.append(UInt8(ascii: ","))
+        output.append(Double(point.y), decimals: 3)
+        output.append(UInt8(ascii: "]"))
+      }
+      output.append(UInt8(ascii: "]"))
+    }
+    output.append(UInt8(ascii: "]"))
   }
 }
 
