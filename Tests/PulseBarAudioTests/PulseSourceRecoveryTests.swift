@@ -1,0 +1,56 @@
+import Glibc
+import PulseBarCore
+import PulseBarTestSupport
+import Testing
+
+@testable import PulseBarAudio
+
+/// ``PulseSource`` when the server changes things under it: streams killed,
+/// sinks unloaded, a named source that appears late.
+@Suite("PulseSource recovering from server-side changes", .serialized)
+struct PulseSourceRecoveryTests {
+  @Test("the record stream moved elsewhere goes back to the default sink's monitor")
+  func movedStreamReturns() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let outputs = try fixture.server.pactl(["list", "short", "source-outputs"])
+    let index = try #require(outputs.first?.split(separator: "\t").first.map(String.init))
+    let generation = fixture.buffer.status.generation
+    try fixture.server.pactl(["move-source-output", index, "pb_sink_b.monitor"])
+    let back = fixture.wait(1) {
+      $0.sourceName == "pb_sink_a.monitor" && $0.generation != generation
+    }
+    #expect(back != nil, "status \(fixture.buffer.status)")
+    let sources = try fixture.server.pactl(["list", "short", "sources"])
+    let monitorA = try #require(sources.first { $0.contains("pb_sink_a.monitor") })
+    let indexA = String(monitorA.split(separator: "\t")[0])
+    let after = try fixture.server.pactl(["list", "short", "source-outputs"])
+    #expect(after.count == 1 && after[0].split(separator: "\t")[1] == indexA, "\(after)")
+    try fixture.expectHearsTone(on: "pb_sink_a")
+  }
+
+  @Test("the default sink unloaded: the monitor of the new default is recorded")
+  func defaultSinkUnloaded() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let modules = try fixture.server.pactl(["list", "short", "modules"])
+    let line = try #require(modules.first { $0.contains("sink_name=pb_sink_a") })
+    let index = String(line.split(separator: "\t")[0])
+    try fixture.server.pactl(["unload-module", index])
+    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test("a named source that does not exist yet is recorded once it appears")
+  func namedSourceAppearsLater() throws {
+    let fixture = try PulseCaptureFixture(sourceName: "pb_sink_c.monitor")
+    usleep(500_000)
+    #expect(fixture.buffer.status.connected)
+    #expect(fixture.buffer.status.activity == .none)
+    #expect(try fixture.server.pactl(["list", "short", "source-outputs"]).isEmpty)
+    try fixture.server.pactl(["load-module", "module-null-sink", "sink_name=pb_sink_c"])
+    #expect(fixture.waitRecording("pb_sink_c.monitor", timeout: 1))
+    try fixture.expectHearsTone(on: "pb_sink_c")
+  }
+}
