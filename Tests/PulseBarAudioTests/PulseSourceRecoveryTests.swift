@@ -53,4 +53,13 @@ struct PulseSourceRecoveryTests {
     #expect(fixture.waitRecording("pb_sink_c.monitor", timeout: 1))
     try fixture.expectHearsTone(on: "pb_sink_c")
   }
+
+  @Test("a named source that is no monitor counts as running while recorded, never corked")
+  func nonMonitorSourceRuns() throws {
+    let fixture = try PulseCaptureFixture(sourceName: "pb_microphone")
+    try fixture.server.pactl(["load-module", "module-null-source", "source_name=pb_microphone"])
+    #expect(fixture.waitRecording("pb_microphone", timeout: 2))
+    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(fixture.waitForSamples(), "a null source's silence still arrives")
+  }
 }
