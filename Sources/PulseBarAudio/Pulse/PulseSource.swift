@@ -59,13 +59,14 @@ package final class PulseSource: CaptureSource {
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
       let connection = PulseConnection(mainloop: mainloop, settings: settings, buffer: buffer)
-      connection.withLoopLock { connection.connect() }
       guard pa_threaded_mainloop_start(mainloop) == 0 else {
         Console.error("pulsebar: PulseAudio: cannot start the mainloop thread\n")
-        connection.shutdown()
         pa_threaded_mainloop_free(mainloop)
         return
       }
+      // Connect only once the thread runs and holds nothing: libpulse records the
+      // thread after creating it, so a callback it ran before that would look foreign.
+      connection.withLoopLock { connection.connect() }
       runtime = Runtime(mainloop: mainloop, connection: connection)
     }
   }
