@@ -13,7 +13,9 @@ func runCavaBench() {
     print("cava is not installed (apt-get install cava); skipped")
     return
   }
-  guard let pulsebar = BenchTools.pulsebarBinary() else {
+  // `pulsebar-bench cava [PULSEBAR]`: another pulsebar binary to compare.
+  let chosen = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
+  guard let pulsebar = chosen ?? BenchTools.pulsebarBinary() else {
     print("no pulsebar binary: run `swift build` (or -c release) first")
     return
   }
@@ -41,16 +43,22 @@ func runCavaBench() {
   if let cava, let ours { CavaBench.printTable(cava: cava, pulsebar: ours) }
 }
 
+/// CPU of a tool and of the server over one window, in percent of one core, and lines written.
+struct WindowFigures {
+  /// From `/proc/<pid>/stat` utime + stime (clock ticks).
+  var tool = 0.0
+  var server = 0.0
+  /// From `/proc/<pid>/task/*/schedstat` (nanoseconds on a CPU).
+  var toolExact = 0.0
+  var serverExact = 0.0
+  var linesPerSecond = 0.0
+}
+
 /// What one tool cost and how fast it reacted.
 struct ToolFigures {
   var name: String
-  /// Percent of one core.
-  var cpuPlaying = 0.0
-  var serverPlaying = 0.0
-  var playingLinesPerSecond = 0.0
-  var cpuIdle = 0.0
-  var serverIdle = 0.0
-  var idleLinesPerSecond = 0.0
+  var playing = WindowFigures()
+  var idle = WindowFigures()
   /// Seconds from the burst's `paplay` spawn to the first line with a bar at half range.
   var onsets: [Double] = []
   var peakRSSKilobytes = 0
@@ -140,17 +148,13 @@ struct CavaBench {
         environment: server.environment)
     else { return nil }
     _ = tool.readLines(for: 1)
-    let playing = window(tool, seconds: Self.playingSeconds)
-    (figures.cpuPlaying, figures.serverPlaying) = (playing.cpu, playing.server)
-    figures.playingLinesPerSecond = Double(playing.lines) / Self.playingSeconds
+    figures.playing = window(tool, seconds: Self.playingSeconds)
     kill(-player.pid, SIGKILL)
     _ = try? player.waitForExit(timeout: 5)
 
     // Idle: let the resting frame (and any bubbles, 4 s) out first.
     _ = tool.readLines(for: 6)
-    let idle = window(tool, seconds: Self.idleSeconds)
-    (figures.cpuIdle, figures.serverIdle) = (idle.cpu, idle.server)
-    figures.idleLinesPerSecond = Double(idle.lines) / Self.idleSeconds
+    figures.idle = window(tool, seconds: Self.idleSeconds)
 
     for _ in 0..<Self.bursts {
       if let onset = onsetLatency(tool) { figures.onsets.append(onset) }
@@ -159,18 +163,24 @@ struct CavaBench {
     return figures
   }
 
-  /// CPU (% of a core) of the tool and of the server over `seconds`, and the lines written.
-  private func window(_ tool: ChildProcess, seconds: Double) -> (
-    cpu: Double, server: Double, lines: Int
-  ) {
+  /// CPU of the tool and of the server over `seconds`, and the lines written.
+  private func window(_ tool: ChildProcess, seconds: Double) -> WindowFigures {
+    func sample() -> [Double] {
+      [
+        ProcessFigures.cpuSeconds(tool.pid), ProcessFigures.cpuSeconds(server.serverPid),
+        ProcessFigures.scheduledSeconds(tool.pid),
+        ProcessFigures.scheduledSeconds(server.serverPid),
+      ]
+    }
     let start = BenchTools.wallSeconds()
-    let toolBefore = ProcessFigures.cpuSeconds(tool.pid)
-    let serverBefore = ProcessFigures.cpuSeconds(server.serverPid)
+    let before = sample()
     let lines = tool.readLines(for: seconds).count
+    let after = sample()
     let elapsed = BenchTools.wallSeconds() - start
-    let toolCPU = ProcessFigures.cpuSeconds(tool.pid) - toolBefore
-    let serverCPU = ProcessFigures.cpuSeconds(server.serverPid) - serverBefore
-    return (100 * toolCPU / elapsed, 100 * serverCPU / elapsed, lines)
+    let percent = zip(after, before).map { 100 * ($0 - $1) / elapsed }
+    return WindowFigures(
+      tool: percent[0], server: percent[1], toolExact: percent[2], serverExact: percent[3],
+      linesPerSecond: Double(lines) / elapsed)
   }
 
   /// Waits until the tool is quiet, spawns a burst and times the first line with a bar

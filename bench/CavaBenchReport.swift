@@ -14,6 +14,24 @@ enum ProcessFigures {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
+  /// Time on a CPU of all of `pid`'s live threads (schedstat, nanosecond-exact), in seconds.
+  static func scheduledSeconds(_ pid: pid_t) -> Double {
+    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+    defer { closedir(directory) }
+    var total = 0.0
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.first?.isNumber == true,
+        let text = read("/proc/\(pid)/task/\(name)/schedstat"),
+        let first = text.split(separator: " ").first, let nanoseconds = Double(first)
+      else { continue }
+      total += nanoseconds / 1e9
+    }
+    return total
+  }
+
   /// `VmHWM` (peak resident set) of `pid`, in kB.
   static func peakRSSKilobytes(_ pid: pid_t) -> Int {
     guard let status = read("/proc/\(pid)/status") else { return 0 }
@@ -45,41 +63,44 @@ extension CavaBench {
           + ratio(ours, theirs))
     }
     print(pad("figure", 34) + pad("cava", 12) + pad("pulsebar", 12) + "pulsebar/cava")
-    row("CPU while playing (% core)", pulsebar.cpuPlaying, cava.cpuPlaying, 2, "")
-    row("  server CPU meanwhile", pulsebar.serverPlaying, cava.serverPlaying, 2, "")
+    let (ours, theirs) = (pulsebar, cava)
+    row("CPU while playing (% core)", ours.playing.tool, theirs.playing.tool, 2, "")
+    row("  server CPU meanwhile", ours.playing.server, theirs.playing.server, 2, "")
     row(
-      "  tool + server", pulsebar.cpuPlaying + pulsebar.serverPlaying,
-      cava.cpuPlaying + cava.serverPlaying, 2, "")
-    row("lines/s while playing", pulsebar.playingLinesPerSecond, cava.playingLinesPerSecond, 1, "")
-    row("CPU while idle (% core)", pulsebar.cpuIdle, cava.cpuIdle, 3, "")
-    row("  server CPU meanwhile", pulsebar.serverIdle, cava.serverIdle, 3, "")
-    row("lines/s while idle", pulsebar.idleLinesPerSecond, cava.idleLinesPerSecond, 1, "")
-    row("onset latency, median (ms)", 1000 * pulsebar.onsetMedian, 1000 * cava.onsetMedian, 0, "")
+      "  tool + server", ours.playing.tool + ours.playing.server,
+      theirs.playing.tool + theirs.playing.server, 2, "")
+    row("  exact: tool", ours.playing.toolExact, theirs.playing.toolExact, 2, "")
+    row("  exact: server", ours.playing.serverExact, theirs.playing.serverExact, 2, "")
+    row("lines/s while playing", ours.playing.linesPerSecond, theirs.playing.linesPerSecond, 1, "")
+    row("CPU while idle (% core)", ours.idle.tool, theirs.idle.tool, 3, "")
+    row("  server CPU meanwhile", ours.idle.server, theirs.idle.server, 3, "")
+    row("  exact: tool", ours.idle.toolExact, theirs.idle.toolExact, 3, "")
+    row("  exact: server", ours.idle.serverExact, theirs.idle.serverExact, 3, "")
+    row("lines/s while idle", ours.idle.linesPerSecond, theirs.idle.linesPerSecond, 1, "")
+    row("onset latency, median (ms)", 1000 * ours.onsetMedian, 1000 * theirs.onsetMedian, 0, "")
     row(
-      "peak RSS (MB)", Double(pulsebar.peakRSSKilobytes) / 1024,
-      Double(cava.peakRSSKilobytes) / 1024, 1, "")
+      "peak RSS (MB)", Double(ours.peakRSSKilobytes) / 1024,
+      Double(theirs.peakRSSKilobytes) / 1024, 1, "")
     for figures in [cava, pulsebar] {
       let onsets = figures.onsets.map { fmt(1000 * $0, 0) }.joined(separator: " ")
       print("\(figures.name) onsets (ms, \(figures.onsets.count)/\(bursts) bursts): \(onsets)")
     }
     print(
-      "(CPU from /proc/<pid>/stat utime+stime over \(fmt(playingSeconds, 0)) s playing and "
-        + "\(fmt(idleSeconds, 0)) s idle; onset = paplay spawn → first line with a bar ≥ 500 "
-        + "read by this process)")
+      "(CPU from /proc/<pid>/stat utime+stime, and exactly from task schedstat, over "
+        + "\(fmt(playingSeconds, 0)) s playing and \(fmt(idleSeconds, 0)) s idle; onset = paplay "
+        + "spawn → first line with a bar ≥ 500 read by this process; verdicts use the exact CPU)")
     print()
-    verdict(
-      "CPU while playing ≤ ½ cava's", pulsebar.cpuPlaying <= cava.cpuPlaying / 2)
+    let (playing, idle) = (ours.playing, ours.idle)
+    verdict("CPU while playing ≤ ½ cava's", playing.toolExact <= theirs.playing.toolExact / 2)
     verdict(
       "tool + server ≤ cava + server",
-      pulsebar.cpuPlaying + pulsebar.serverPlaying <= cava.cpuPlaying + cava.serverPlaying)
-    verdict(
-      "idle CPU ≤ 0.1 % and no lines",
-      pulsebar.cpuIdle <= 0.1 && pulsebar.idleLinesPerSecond == 0)
+      playing.toolExact + playing.serverExact
+        <= theirs.playing.toolExact + theirs.playing.serverExact)
+    verdict("idle CPU ≤ 0.1 % and no lines", idle.toolExact <= 0.1 && idle.linesPerSecond == 0)
     verdict(
       "onset latency ≤ cava's",
-      pulsebar.onsets.count >= 5 && cava.onsets.count >= 5
-        && pulsebar.onsetMedian <= cava.onsetMedian)
-    verdict("peak RSS ≤ cava's", pulsebar.peakRSSKilobytes <= cava.peakRSSKilobytes)
+      ours.onsets.count >= 5 && theirs.onsets.count >= 5 && ours.onsetMedian <= theirs.onsetMedian)
+    verdict("peak RSS ≤ cava's", ours.peakRSSKilobytes <= theirs.peakRSSKilobytes)
   }
 
   private static func verdict(_ budget: String, _ met: Bool) {
