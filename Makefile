@@ -56,13 +56,14 @@ install: release
 	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
 	install -Dm644 systemd/pulsebar.service $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
 	install -Dm644 systemd/pulsebar.socket $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
-	sed -i 's|@BINDIR@|$(PREFIX)/bin|' $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
+	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
 	@if [ -e $(DESTDIR)$(CONFIG_HOME)/pulsebar/config ]; then \
 		echo "keeping your $(CONFIG_HOME)/pulsebar/config"; \
 	else \
 		install -Dm644 config/pulsebar.conf $(DESTDIR)$(CONFIG_HOME)/pulsebar/config; \
 	fi
-	-systemctl --user daemon-reload 2>/dev/null
+	@systemctl --user daemon-reload 2>/dev/null || true
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \

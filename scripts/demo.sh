@@ -1,10 +1,34 @@
 #!/bin/sh
-# `make demo`: synthesizes a music-like track and plays it through pulsebar's
-# file input, paced in real time, as text frames in this terminal.
+# `make demo`: pulsebar on the real audio path.
+#
+# Where a PulseAudio (or PipeWire's pipewire-pulse) server runs, pulsebar shows
+# what the desktop plays, and the demo track plays into the default sink so
+# there is something to see. Where none runs (a fresh machine, ssh, CI), a
+# private server with a null sink is started for the demo and stopped after.
+# In a terminal the full-screen view runs (q quits); otherwise text frames.
 set -eu
 bin=${1:-.build/release/pulsebar}
+here=$(cd "$(dirname "$0")" && pwd)
 track=${TMPDIR:-/tmp}/pulsebar-demo.wav
-here=$(dirname "$0")
-[ -e "$track" ] || "$here/make-demo-track.sh" "$track" 16
-echo "pulsebar demo: a synthesized track through the file input, 16 bars, text format (Ctrl-C stops)"
-exec "$bin" run --input "file:$track" --bars 16 --format text
+seconds=${PULSEBAR_DEMO_SECONDS:-30}
+[ -e "$track" ] || "$here/make-demo-track.sh" "$track" 30
+
+eval "$("$here/private-pulse.sh" start)"
+player=
+cleanup() {
+    [ -n "$player" ] && kill "$player" 2>/dev/null || true
+    "$here/private-pulse.sh" stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT INT TERM
+# Loop the track into the default sink in the background.
+( while :; do paplay "$track" 2>/dev/null || exit 0; done ) &
+player=$!
+
+if [ -t 1 ]; then
+    echo "pulsebar demo: the default sink's monitor, full-screen view (q quits)"
+    sleep 1
+    "$bin" run --foreground --bars 32 --channels stereo || true
+else
+    echo "pulsebar demo: the default sink's monitor as text frames for $seconds s"
+    timeout "$seconds" "$bin" run --bars 16 --format text || true
+fi

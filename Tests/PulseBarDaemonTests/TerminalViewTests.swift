@@ -252,6 +252,41 @@ import Testing
     #expect(!after.unicodeScalars.contains(where: Self.isBraille), "pane after \(quit):\n\(after)")
   }
 
+  /// Log lines (here: no audio server, so capture retries) do not scribble over the view;
+  /// they go to a file that is named once the view is gone.
+  @Test func logLinesStayOffTheView() throws {
+    let binary = try pulsebarBinary()
+    let directory = try TemporaryDirectory()
+    let path = directory.path
+    let tmux = "tmux -u -L pulsebar-test-\(getpid())-log -f \(path)/tmux.conf"
+    writeText("set -g remain-on-exit on\n", to: "\(path)/tmux.conf")
+    defer { _ = shell("\(tmux) kill-server 2>/dev/null") }
+    let command =
+      "env XDG_RUNTIME_DIR=\(path) XDG_CONFIG_HOME=\(path) PULSE_SERVER=unix:\(path)/no-server"
+      + " \(binary) run --foreground --input pulse"
+    try #require(shell("\(tmux) new-session -d -x 80 -y 24 -s view '\(command)'") == 0)
+    var pane = ""
+    for _ in 0..<50 {
+      usleep(100_000)
+      pane = capture(tmux, directory)
+      if pane.contains("unreachable") { break }
+    }
+    #expect(pane.contains("unreachable"), "pane:\n\(pane)")
+    #expect(!pane.contains("pulsebar:"), "a log line on the view:\n\(pane)")
+    #expect(readText("\(path)/pulsebar-foreground.log").contains("retrying"))
+    #expect(shell("\(tmux) send-keys -t view q") == 0)
+    var after = ""
+    for _ in 0..<50 {
+      usleep(100_000)
+      // With the scrollback and wrapped lines joined: the message may have scrolled.
+      _ = shell("\(tmux) capture-pane -p -J -S -100 -t view > \(path)/after")
+      after = readText("\(path)/after")
+      if after.contains("messages from the session") { break }
+    }
+    // (The pane wraps the path at 80 columns.)
+    #expect(after.contains("pulsebar: messages from the session are in"), "pane:\n\(after)")
+  }
+
   // MARK: - Helpers
 
   private static func isBraille(_ scalar: Unicode.Scalar) -> Bool {

@@ -152,12 +152,19 @@ package enum RunCommand {
         }
       })
     engine.onStatus = { notifier?.status($0) }
+    var stderrLog: StderrRedirection?
     if let view = terminal?.view {
       // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
       engine.input = (view.inputDescriptor, { !view.handleInput() })
+      // Log lines would scribble over the full-screen view: they go to a file meanwhile.
+      stderrLog = StderrRedirection(
+        path: (ConfigLoading.environment("XDG_RUNTIME_DIR") ?? "/tmp") + "/pulsebar-foreground.log")
       view.enter()
     }
-    defer { terminal?.view.restore() }
+    defer {
+      terminal?.view.restore()
+      stderrLog?.restore()
+    }
     source.start(into: buffer)
     socket?.server.start()
     notifier?.ready(status: "capturing \(configuration.input)")
