@@ -218,11 +218,13 @@ final class SocketLoop {
         refilled.append(slot)
       }
     }
-    for slot in refilled { flush(slot) }
+    // Lines published after the swap set `wakePending` again, so no refill check is needed here.
+    for slot in refilled { flush(slot, refill: false) }
   }
 
-  /// Writes client `slot`'s queued lines until done or the socket is full.
-  private func flush(_ slot: Int) {
+  /// Writes client `slot`'s queued lines until done or the socket is full; with `refill`, also
+  /// what waits in its inbox (lines that arrived while it had a backlog).
+  private func flush(_ slot: Int, refill: Bool = true) {
     guard var connection = connections[slot] else { return }
     var wroteSomething = false
     while true {
@@ -250,12 +252,13 @@ final class SocketLoop {
           return
         }
       }
-      let refilled = server.shared.withLock { state -> Bool in
+      guard refill else { break }
+      let more = server.shared.withLock { state -> Bool in
         guard !state.inboxes[slot].lines.isEmpty else { return false }
         swap(&state.inboxes[slot].lines, &outboxes[slot])
         return true
       }
-      if !refilled { break }
+      if !more { break }
     }
     connection.session.drained()
     connections[slot] = connection
