@@ -21,7 +21,8 @@ func runCavaBench() {
   }
   let server: PrivatePulseServer
   do {
-    server = try PrivatePulseServer()
+    // As on a desktop: an idle sink suspends unless a stream keeps it busy.
+    server = try PrivatePulseServer(suspendOnIdle: true)
   } catch {
     print("cannot start a private PulseAudio server: \(error)")
     return

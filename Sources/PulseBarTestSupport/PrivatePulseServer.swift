@@ -19,8 +19,14 @@ public final class PrivatePulseServer {
   /// The `pulseaudio` process id while it runs, else 0.
   public private(set) var serverPid: pid_t = 0
 
-  /// Starts the server and waits until `pactl info` answers.
-  public init(sinks: [String] = ["pb_sink_a", "pb_sink_b"]) throws(SpawnError) {
+  /// Starts the server and waits until `pactl info` answers. With `suspendOnIdle` it
+  /// loads `module-suspend-on-idle` as desktop servers do: a sink nobody keeps busy
+  /// suspends after `idleSeconds` (a corked stream, or one with
+  /// `PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND`, does not keep it busy).
+  public init(
+    sinks: [String] = ["pb_sink_a", "pb_sink_b"], suspendOnIdle: Bool = false,
+    idleSeconds: Int = 5
+  ) throws(SpawnError) {
     var template = Array("/tmp/pulsebar-pa.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
       throw SpawnError(message: "mkdtemp: \(String(cString: strerror(errno)))")
@@ -30,6 +36,7 @@ public final class PrivatePulseServer {
     var script = "load-module module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)\n"
     for sink in sinks { script += "load-module module-null-sink sink_name=\(sink)\n" }
     if let first = sinks.first { script += "set-default-sink \(first)\n" }
+    if suspendOnIdle { script += "load-module module-suspend-on-idle timeout=\(idleSeconds)\n" }
     try Self.writeFile(directory + "/server.pa", script)
     do {
       try start()
