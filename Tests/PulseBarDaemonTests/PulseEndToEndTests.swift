@@ -129,9 +129,14 @@ struct PulseEndToEndTests {
     let down = daemon.waitForFrame(timeout: 2) { !$0.connected }
     #expect(down != nil, "no disconnected frame")
     #expect(down?.0.state == "stopped")
+    usleep(1_000_000)  // several retries: 100, 200, 400 ms…
     try daemon.server.start()
     #expect(daemon.waitForFrame(timeout: 4) { $0.connected } != nil)
     #expect(daemon.process.isRunning)
+    // One line for the outage however many retries it took, one for the return.
+    let log = daemon.process.standardError.split(separator: "\n")
+    #expect(log.filter { $0.contains("retrying") }.count == 1, "\(log)")
+    #expect(log.filter { $0.contains("connected again") }.count == 1, "\(log)")
     _ = daemon.process.readLines(for: 2.2)
     let player = try daemon.server.play(tone: 1000, seconds: 4)
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)

@@ -61,7 +61,7 @@ extension PulseConnection {
     if end < 0 {
       // No such source (yet): wait for a source event.
       if !sourceMissingLogged, let name = settings.sourceName {
-        Console.error("pulsebar: PulseAudio: no source named \(name); waiting for it\n")
+        log("PulseAudio: no source named \(name); waiting for it")
         sourceMissingLogged = true
       }
       closeStream()

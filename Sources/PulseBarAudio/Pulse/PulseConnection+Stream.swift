@@ -42,7 +42,7 @@ extension PulseConnection {
       rate: UInt32(settings.sampleRate),
       channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
-      Console.error("pulsebar: PulseAudio: cannot create a record stream: \(errorText(context))\n")
+      log("PulseAudio: cannot create a record stream: \(errorText(context))")
       scheduleRetry()
       return
     }
@@ -75,7 +75,7 @@ extension PulseConnection {
     if pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(rawValue: flags))
       < 0
     {
-      Console.error("pulsebar: PulseAudio: cannot record \(source): \(errorText(context))\n")
+      log("PulseAudio: cannot record \(source): \(errorText(context))")
       closeStream()
       scheduleRetry()
       return

@@ -15,6 +15,8 @@ final class PulseConnection {
   let api: UnsafeMutablePointer<pa_mainloop_api>
   let settings: PulseSource.Settings
   let buffer: CaptureBuffer
+  /// Writes one log line (no prefix, no newline).
+  let log: PulseSource.Log
 
   var context: OpaquePointer?
   var stream: OpaquePointer?
@@ -37,8 +39,12 @@ final class PulseConnection {
   var sourceMissingLogged = false
   var stopped = false
 
-  init(mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer) {
+  init(
+    mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
+    log: @escaping PulseSource.Log
+  ) {
     self.mainloop = mainloop
+    self.log = log
     api = pa_threaded_mainloop_get_api(mainloop)
     self.settings = settings
     self.buffer = buffer
@@ -115,7 +121,7 @@ final class PulseConnection {
   private func contextReady(_ context: OpaquePointer) {
     backoff.reset()
     if outage {
-      Console.error("pulsebar: PulseAudio: connected again\n")
+      log("PulseAudio: connected again")
       outage = false
     }
     buffer.updateStatus { $0.connected = true }
@@ -130,7 +136,7 @@ final class PulseConnection {
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
   func lost(reason: String) {
     if !outage {
-      Console.error("pulsebar: PulseAudio: \(reason); retrying with back-off\n")
+      log("PulseAudio: \(reason); retrying with back-off")
       outage = true
     }
     closeStream()

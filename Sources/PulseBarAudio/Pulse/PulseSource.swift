@@ -36,16 +36,21 @@ package final class PulseSource: CaptureSource {
     let connection: PulseConnection
   }
 
+  /// Where the source's few log lines go (connection lost and back, a missing source).
+  package typealias Log = @Sendable (String) -> Void
+
   /// The rate asked of the server unless told otherwise (it resamples the monitor).
   package static let defaultSampleRate = 44100
 
   package let settings: Settings
+  private let log: Log
   private let runtime = Mutex<Runtime?>(nil)
 
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
-    server: String? = nil
+    server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") }
   ) {
+    self.log = log
     settings = Settings(
       sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps, server: server)
   }
@@ -58,9 +63,10 @@ package final class PulseSource: CaptureSource {
     precondition(buffer.channels == settings.channels && buffer.sampleRate == settings.sampleRate)
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
-      let connection = PulseConnection(mainloop: mainloop, settings: settings, buffer: buffer)
+      let connection = PulseConnection(
+        mainloop: mainloop, settings: settings, buffer: buffer, log: log)
       guard pa_threaded_mainloop_start(mainloop) == 0 else {
-        Console.error("pulsebar: PulseAudio: cannot start the mainloop thread\n")
+        log("PulseAudio: cannot start the mainloop thread")
         pa_threaded_mainloop_free(mainloop)
         return
       }

@@ -50,9 +50,11 @@ package enum RunCommand {
         sampleRate: configuration.rawSampleRate, configuration: configuration, options: options)
     case .pulse(let sourceName):
       // The server resamples the monitor to this rate; a missing server is waited for.
+      let logger = Logger(verbose: options.verbose)
       let source = PulseSource(
         sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
-        channels: configuration.channels.count, fps: configuration.fps)
+        channels: configuration.channels.count, fps: configuration.fps,
+        log: { logger.warning($0) })
       return runLive(
         source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
         options: options)
