@@ -158,19 +158,22 @@ struct SocketBenchRun {
       else { return nil }
       clients.append(client)
     }
-    // One thread reads every reading client (the same threads with or without a stalled one);
-    // only the raw readers' lines are counted.
-    let reading = LineCounter(
-      Array(clients.prefix(extra != nil && extraReads ? readers + 1 : readers)), counted: readers)
+    // A thread per reading client, as each status bar is a process of its own (one thread
+    // reading them all would batch the wake-ups the daemon pays for); only the raw readers'
+    // lines are counted.
+    let readingCount = extra != nil && extraReads ? readers + 1 : readers
+    let counters = clients.prefix(readingCount).enumerated().map { index, client in
+      LineCounter([client], counted: index < readers ? 1 : 0)
+    }
+    defer { for counter in counters { counter.stop() } }
     sleepSeconds(short ? 1.5 : Self.warmUpSeconds)
-    let startLines = reading.total
+    let startLines = counters.map(\.total).reduce(0, +)
     let startCPU = processCPUSeconds(daemon.pid)
     let started = ChildProcess.now()
     sleepSeconds(short ? 4 : Self.measureSeconds)
     let elapsed = ChildProcess.now() - started
     let cpu = processCPUSeconds(daemon.pid) - startCPU
-    let lines = reading.total - startLines
-    reading.stop()
+    let lines = counters.map(\.total).reduce(0, +) - startLines
     return SocketFigure(
       cpuPercent: cpu / elapsed * 100,
       framesPerSecond: Double(lines) / Double(max(1, readers)) / elapsed)
