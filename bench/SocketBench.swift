@@ -64,6 +64,7 @@ func runSocketBench() {
   }
   let reading = SocketFigure.mean(readingRuns)
   let stalled = SocketFigure.mean(stalledRuns)
+  let listened = counts.map { bench.pulsebarWithListeners(count: $0) }
   let cavas = counts.map { bench.cava(count: $0) }
   print(pad("setup", 40) + pad("pulsebar CPU", 14) + pad("frames/s/reader", 17) + "N × cava CPU")
   func row(_ name: String, _ figure: SocketFigure?, _ cava: Double?) {
@@ -74,6 +75,13 @@ func runSocketBench() {
   }
   for (index, count) in counts.enumerated() {
     row("\(count) client\(count == 1 ? "" : "s")", figures[index], cavas[index])
+  }
+  for (index, count) in counts.enumerated() {
+    guard let figure = listened[index] else { continue }
+    print(
+      pad("\(count) × `pulsebar listen`", 40) + pad(fmt(figure.daemon, 2) + " %", 14)
+        + pad("+ \(fmt(figure.listeners, 2)) % listen", 17)
+        + (cavas[index].map { fmt($0, 2) + " %" } ?? "-"))
   }
   row("10 + 1 reading json/512 (file, ×3)", reading, nil)
   row("10 + 1 stalled json/512 (file, ×3)", stalled, nil)
@@ -130,23 +138,8 @@ struct SocketBenchRun {
     readers: Int, extra: Subscription? = nil, extraReads: Bool = true, short: Bool = false,
     input: String = "pulse"
   ) -> SocketFigure? {
-    let socketPath = server.directory + "/pulsebar.sock"
-    var environment = server.environment
-    environment["XDG_CONFIG_HOME"] = server.directory  // defaults, whatever the user has
-    guard
-      let daemon = try? ChildProcess(
-        binary,
-        [
-          "run", "--input", input, "--socket", socketPath, "--no-stdout", "--bars", "32",
-          "--channels", "stereo", "--fps", "60", "--format", "raw",
-        ], environment: environment)
-    else { return nil }
-    defer {
-      daemon.send(SIGTERM)
-      _ = try? daemon.waitForExit(timeout: 10)
-    }
-    let deadline = ChildProcess.now() + 10
-    while access(socketPath, F_OK) != 0 && ChildProcess.now() < deadline { usleep(10_000) }
+    guard let daemon = startDaemon(input: input) else { return nil }
+    defer { stop([daemon]) }
     var clients: [FileDescriptor] = []
     defer { for client in clients { client.closeQuietly() } }
     let raw = Subscription(format: .raw, bars: 32)
@@ -158,22 +151,76 @@ struct SocketBenchRun {
       else { return nil }
       clients.append(client)
     }
-    // One thread reads every reading client (the same threads with or without a stalled one);
-    // only the raw readers' lines are counted.
-    let reading = LineCounter(
-      Array(clients.prefix(extra != nil && extraReads ? readers + 1 : readers)), counted: readers)
+    // A thread per reading client, as each status bar is a process of its own (one thread
+    // reading them all would batch the wake-ups the daemon pays for); only the raw readers'
+    // lines are counted.
+    let readingCount = extra != nil && extraReads ? readers + 1 : readers
+    let counters = clients.prefix(readingCount).enumerated().map { index, client in
+      LineCounter([client], counted: index < readers ? 1 : 0)
+    }
+    defer { for counter in counters { counter.stop() } }
     sleepSeconds(short ? 1.5 : Self.warmUpSeconds)
-    let startLines = reading.total
+    let startLines = counters.map(\.total).reduce(0, +)
     let startCPU = processCPUSeconds(daemon.pid)
     let started = ChildProcess.now()
     sleepSeconds(short ? 4 : Self.measureSeconds)
     let elapsed = ChildProcess.now() - started
     let cpu = processCPUSeconds(daemon.pid) - startCPU
-    let lines = reading.total - startLines
-    reading.stop()
+    let lines = counters.map(\.total).reduce(0, +) - startLines
     return SocketFigure(
       cpuPercent: cpu / elapsed * 100,
       framesPerSecond: Double(lines) / Double(max(1, readers)) / elapsed)
+  }
+
+  /// The daemon's CPU and the summed CPU of `count` `pulsebar listen` processes (raw, 32 bars,
+  /// to /dev/null): what replacing N cava processes really costs.
+  func pulsebarWithListeners(count: Int) -> (daemon: Double, listeners: Double)? {
+    guard let daemon = startDaemon(input: "pulse") else { return nil }
+    var listeners: [ChildProcess] = []
+    defer { stop(listeners + [daemon]) }
+    for _ in 0..<count {
+      let command =
+        "exec \(binary) listen --socket \(socketPath) --format raw --bars 32 > /dev/null"
+      guard let listener = try? ChildProcess("sh", ["-c", command]) else { return nil }
+      listeners.append(listener)
+    }
+    sleepSeconds(Self.warmUpSeconds)
+    let cpu = { (processes: [ChildProcess]) in
+      processes.map { processCPUSeconds($0.pid) }.reduce(0, +)
+    }
+    let (startDaemon, startListeners) = (cpu([daemon]), cpu(listeners))
+    let started = ChildProcess.now()
+    sleepSeconds(Self.measureSeconds)
+    let elapsed = ChildProcess.now() - started
+    return (
+      (cpu([daemon]) - startDaemon) / elapsed * 100,
+      (cpu(listeners) - startListeners) / elapsed * 100
+    )
+  }
+
+  private var socketPath: String { server.directory + "/pulsebar.sock" }
+
+  /// `pulsebar run` at cava's settings serving the socket; waits for the socket to appear.
+  private func startDaemon(input: String) -> ChildProcess? {
+    var environment = server.environment
+    environment["XDG_CONFIG_HOME"] = server.directory  // defaults, whatever the user has
+    guard
+      let daemon = try? ChildProcess(
+        binary,
+        [
+          "run", "--input", input, "--socket", socketPath, "--no-stdout", "--bars", "32",
+          "--channels", "stereo", "--fps", "60", "--format", "raw",
+        ], environment: environment)
+    else { return nil }
+    let deadline = ChildProcess.now() + 10
+    while access(socketPath, F_OK) != 0 && ChildProcess.now() < deadline { usleep(10_000) }
+    return daemon
+  }
+
+  /// SIGTERM to each, then waits for each.
+  private func stop(_ processes: [ChildProcess]) {
+    for process in processes { process.send(SIGTERM) }
+    for process in processes { _ = try? process.waitForExit(timeout: 10) }
   }
 
   /// The summed CPU of `count` cava processes at cava's bench settings, in percent of a core.
@@ -196,10 +243,7 @@ struct SocketBenchRun {
       """
     guard BenchTools.shell("printf '%s' '\(text)' > \(config)") else { return nil }
     var processes: [ChildProcess] = []
-    defer {
-      for process in processes { process.send(SIGTERM) }
-      for process in processes { _ = try? process.waitForExit(timeout: 10) }
-    }
+    defer { stop(processes) }
     for _ in 0..<count {
       // cava writes its frames to a pipe nobody reads: /dev/null keeps it from blocking.
       guard

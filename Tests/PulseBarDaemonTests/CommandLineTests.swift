@@ -171,7 +171,7 @@ import Testing
       "i=0; while [ $i -lt 40 ]; do dd if=\(raw) bs=4410 skip=$i count=1 2>/dev/null; sleep 0.025; i=$((i+1)); done"
     let child = try ChildProcess(
       "sh", ["-c", "(\(writer)) | \(Binary.path) --input stdin --format raw --bars 8"])
-    let lines = child.readLines(for: 5)
+    let lines = child.readLines(for: 10)
     #expect(try child.waitForExit(timeout: 10) == 0)
     // The middle of the stream (the last line is the resting frame after stdin ends).
     #expect(lines.count > 5)

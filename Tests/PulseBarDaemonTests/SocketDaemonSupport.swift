@@ -115,6 +115,7 @@ indirect enum JSONValue: Equatable {
   }
 }
 
+/// A recursive-descent reader over UTF-8 bytes; `index` is where it stands.
 private struct JSONReader {
   let bytes: [UInt8]
   var index = 0

@@ -151,6 +151,22 @@ import Testing
     }
   }
 
+  @Test func aPassedDescriptorThatIsNotAListeningSocketIsRefused() throws {
+    try withTemporaryDirectory { directory in
+      let audio = try makeTestAudio(in: directory, seconds: 2)
+      // The shell's pid is the daemon's after exec, so LISTEN_PID names it; fd 3 is a file.
+      let daemon = try ChildProcess(
+        "sh",
+        [
+          "-c",
+          "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" run --input file:\"$1\" --no-stdout 3<\"$1\"",
+          TestDaemon.binary, audio,
+        ])
+      #expect(try daemon.waitForExit(timeout: 10) == 1)
+      #expect(daemon.standardError.contains("LISTEN_FDS: descriptor 3 is not a socket"))
+    }
+  }
+
   @Test func readyStatusWatchdogAndStoppingReachNotifySocket() throws {
     try withTemporaryDirectory { directory in
       let audio = try makeTestAudio(in: directory)

@@ -1,3 +1,4 @@
+import Glibc
 import PulseBarCore
 import Testing
 
@@ -157,5 +158,25 @@ import Testing
     #expect(
       ListenCommand.offlineFrame(format: .raw, bars: 4, configuration: configuration)
         == "0;0;0;0;\n")
+  }
+}
+
+/// Log lines: one line each, priorities for the journal only when stderr is the journal.
+@Suite struct LoggerTests {
+  @Test func journalLinesCarryPriorities() {
+    #expect(
+      Logger(journal: true).line(.error, "a.conf:3: bad\nvalue") == "<3>a.conf:3: bad value\n")
+    #expect(Logger(journal: true).line(.info, "ready") == "<6>ready\n")
+    #expect(Logger(journal: false).line(.warning, "slow") == "pulsebar: slow\n")
+  }
+
+  @Test func journalStreamMustNameOurStderr() {
+    var status = stat()
+    #expect(fstat(2, &status) == 0)
+    setenv("JOURNAL_STREAM", "\(status.st_dev):\(status.st_ino)", 1)
+    defer { unsetenv("JOURNAL_STREAM") }
+    #expect(Logger.stderrIsJournal())
+    setenv("JOURNAL_STREAM", "\(status.st_dev):\(status.st_ino &+ 1)", 1)
+    #expect(!Logger.stderrIsJournal(), "another stream (stderr redirected elsewhere)")
   }
 }

@@ -164,8 +164,12 @@ import Testing
       var status = stat()
       #expect(stat(path, &status) == 0)
       #expect(status.st_mode & 0o777 == 0o600)
-      // A live one is not taken over.
+      // A live one is not taken over, nor is a file that is not a socket.
       #expect(throws: UnixSocket.ListenError.self) { _ = try UnixSocket.listen(path: path) }
+      let plain = directory + "/not-a-socket"
+      try writeTextFile(plain, "keep me\n")
+      #expect(throws: UnixSocket.ListenError.self) { _ = try UnixSocket.listen(path: plain) }
+      #expect(try readTextFile(plain) == "keep me\n")
       let server = SocketServer(
         listener: listener, ownsPath: path, configuration: Configuration(),
         defaultSubscription: Self.base, logger: Logger(journal: false))

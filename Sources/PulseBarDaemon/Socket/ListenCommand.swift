@@ -97,6 +97,7 @@ package enum ListenCommand {
 
   // MARK: - Streaming
 
+  /// How one connection ended.
   private enum StreamOutcome {
     /// A signal or a closed stdout: exit 0.
     case finished
@@ -144,6 +145,7 @@ package enum ListenCommand {
     }
   }
 
+  /// How a back-off wait ended.
   private enum WaitOutcome {
     case finished
     case timedOut

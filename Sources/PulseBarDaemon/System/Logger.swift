@@ -27,9 +27,14 @@ package struct Logger: Sendable {
 
   package func log(_ priority: Priority, _ message: String) {
     guard priority <= threshold else { return }
-    let line = message.split(separator: "\n", omittingEmptySubsequences: false)
+    Console.error(line(priority, message))
+  }
+
+  /// The line written for `message`: one line whatever it holds, `<N>`-prefixed for the journal.
+  package func line(_ priority: Priority, _ message: String) -> String {
+    let text = message.split(separator: "\n", omittingEmptySubsequences: false)
       .joined(separator: " ")
-    Console.error(journal ? "<\(priority.rawValue)>\(line)\n" : "pulsebar: \(line)\n")
+    return journal ? "<\(priority.rawValue)>\(text)\n" : "pulsebar: \(text)\n"
   }
 
   package func error(_ message: String) { log(.error, message) }

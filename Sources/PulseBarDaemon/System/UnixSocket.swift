@@ -13,8 +13,11 @@ package enum UnixSocket {
 
   /// Binds a non-blocking, close-on-exec stream socket at `path` with mode 0600 and listens.
   ///
-  /// A socket file already at `path` is removed only when nothing answers on it (a stale file
-  /// left by a crash); a live daemon there makes this fail with EADDRINUSE.
+  /// A socket file already at `path` is replaced only when nothing answers on it (a stale file
+  /// left by a crash); a live daemon there makes this fail with EADDRINUSE, and a file that is
+  /// not a socket with EEXIST. The socket is bound and listening under a temporary name first
+  /// and then renamed into place, so `path` never names a socket that refuses connections
+  /// (a client that waits for the file to appear connects at once).
   package static func listen(path: String, backlog: CInt = 128) throws(ListenError)
     -> FileDescriptor
   {
@@ -23,30 +26,35 @@ package enum UnixSocket {
     }
     let address: UnixSocketAddress
     do { address = try UnixSocketAddress(path: path) } catch { throw failure("address", error) }
+    if let probe = try? connect(path: path) {
+      probe.closeQuietly()
+      throw failure("in use by a running daemon", .addressInUse)
+    }
+    var status = stat()
+    if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFSOCK {
+      throw failure("not a socket", Errno(rawValue: EEXIST))
+    }
     let socket: FileDescriptor
     do { socket = try makeStreamSocket() } catch { throw failure("socket", error) }
+    let temporary = path + ".\(getpid()).new"
     do throws(Errno) {
-      do {
-        try bind(socket, to: address)
-      } catch .addressInUse {
-        // Something is at the path. A live listener answers a connect; a stale file refuses it.
-        if let probe = try? connect(path: path) {
-          probe.closeQuietly()
-          throw Errno.addressInUse
+      if let staging = try? UnixSocketAddress(path: temporary) {
+        unlink(temporary)
+        try bindAndListen(socket, at: staging, path: temporary, backlog: backlog)
+        if rename(temporary, path) != 0 {
+          let error = Errno.current
+          unlink(temporary)
+          throw error
         }
-        var status = stat()
-        if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK {
-          unlink(path)
-        }
-        try bind(socket, to: address)
+      } else {
+        // No room in sun_path for a temporary name: replace the stale file and bind in place.
+        unlink(path)
+        try bindAndListen(socket, at: address, path: path, backlog: backlog)
       }
-      // The umask already made it 0600; chmod again in case the umask was changed under us.
-      _ = chmod(path, 0o600)
-      try nothingOrErrno(retryOnInterrupt: true) { Glibc.listen(socket.rawValue, backlog) }.get()
       return socket
     } catch {
       socket.closeQuietly()
-      throw failure(error == .addressInUse ? "in use by a running daemon" : "bind", error)
+      throw failure("bind", error)
     }
   }
 
@@ -81,6 +89,15 @@ package enum UnixSocket {
       | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
     let raw = try valueOrErrno(retryOnInterrupt: true) { socket(AF_UNIX, type, 0) }.get()
     return FileDescriptor(rawValue: raw)
+  }
+
+  private static func bindAndListen(
+    _ socket: FileDescriptor, at address: UnixSocketAddress, path: String, backlog: CInt
+  ) throws(Errno) {
+    try bind(socket, to: address)
+    // The umask already made it 0600; chmod again in case the umask was changed under us.
+    _ = chmod(path, 0o600)
+    try nothingOrErrno(retryOnInterrupt: true) { Glibc.listen(socket.rawValue, backlog) }.get()
   }
 
   private static func bind(_ socket: FileDescriptor, to address: UnixSocketAddress) throws(Errno) {
