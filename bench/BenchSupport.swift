@@ -78,4 +78,30 @@ enum BenchTools {
   }
 
   static func wallSeconds() -> Double { ChildProcess.now() }
+
+  /// Writes cava's config for the benches into `directory` and returns its path: cava's
+  /// settings as DESIGN's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
+  /// stdout), recording `source`.
+  static func writeCavaConfig(source: String, directory: String) -> String {
+    let path = directory + "/cava.conf"
+    let text = """
+      [general]
+      bars = 32
+      framerate = 60
+      [input]
+      method = pulse
+      source = \(source)
+      [output]
+      method = raw
+      channels = stereo
+      raw_target = /dev/stdout
+      data_format = ascii
+      ascii_max_range = 1000
+
+      """
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+    close(descriptor)
+    return path
+  }
 }

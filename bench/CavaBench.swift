@@ -34,7 +34,13 @@ func runCavaBench() {
     return
   }
   print("private server \(server.serverAddress), sink \(CavaBench.sink); pulsebar \(pulsebar)")
-  let cava = bench.measure(name: "cava", CavaBench.cavaPath, ["-p", bench.cavaConfig()])
+  let cava = bench.measure(
+    name: "cava", CavaBench.cavaPath,
+    [
+      "-p",
+      BenchTools.writeCavaConfig(
+        source: "\(CavaBench.sink).monitor", directory: bench.server.directory),
+    ])
   let ours = bench.measure(
     name: "pulsebar", pulsebar,
     [
@@ -96,30 +102,6 @@ struct CavaBench {
       "sox -t raw -r 44100 -e floating-point -b 32 -c 2 \(raw) -b 16 \(musicPath)")
       && BenchTools.shell(
         "sox -n -r 44100 -c 2 -b 16 \(burstPath) synth 0.6 sine 1000 vol 0.5")
-  }
-
-  /// cava's config for the bench: its raw ASCII output at pulsebar's raw settings.
-  func cavaConfig() -> String {
-    let path = server.directory + "/cava.conf"
-    let text = """
-      [general]
-      bars = 32
-      framerate = 60
-      [input]
-      method = pulse
-      source = \(Self.sink).monitor
-      [output]
-      method = raw
-      channels = stereo
-      raw_target = /dev/stdout
-      data_format = ascii
-      ascii_max_range = 1000
-
-      """
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
-    close(descriptor)
-    return path
   }
 
   /// Runs one tool through warm-up, music, idle and bursts; nil if it would not start.

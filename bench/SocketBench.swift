@@ -225,23 +225,8 @@ struct SocketBenchRun {
 
   /// The summed CPU of `count` cava processes at cava's bench settings, in percent of a core.
   func cava(count: Int) -> Double? {
-    let config = server.directory + "/cava.conf"
-    let text = """
-      [general]
-      bars = 32
-      framerate = 60
-      [input]
-      method = pulse
-      source = \(server.sinks[0]).monitor
-      [output]
-      method = raw
-      channels = stereo
-      raw_target = /dev/stdout
-      data_format = ascii
-      ascii_max_range = 1000
-
-      """
-    guard BenchTools.shell("printf '%s' '\(text)' > \(config)") else { return nil }
+    let config = BenchTools.writeCavaConfig(
+      source: "\(server.sinks[0]).monitor", directory: server.directory)
     var processes: [ChildProcess] = []
     defer { stop(processes) }
     for _ in 0..<count {
