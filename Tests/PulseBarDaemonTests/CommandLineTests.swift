@@ -111,6 +111,25 @@ import Testing
     }
   }
 
+  /// libsndfile reads WAV in every PCM and float width, FLAC and Ogg: a 1 kHz tone lands
+  /// in the same bar (4 of 8) whatever the encoding.
+  @Test(arguments: [
+    ("u8.wav", "-b 8 -e unsigned"), ("s16.wav", "-b 16"), ("s24.wav", "-b 24"),
+    ("s32.wav", "-b 32 -e signed"), ("f32.wav", "-b 32 -e floating-point"),
+    ("f64.wav", "-b 64 -e floating-point"), ("tone.flac", "-b 16"), ("tone.ogg", ""),
+  ])
+  func everyEncodingIsRead(name: String, encoding: String) throws {
+    let path = Self.directory + "/" + name
+    try Binary.shell("sox -n -r 48000 -c 2 \(encoding) \(path) synth 0.5 sine 1000")
+    let result = try Binary.run([
+      "--input", "file:\(path)", "--offline", "--format", "raw", "--bars", "8",
+    ])
+    #expect(result.status == 0, "\(name): \(result.error)")
+    let line = try #require(result.lines.last, "\(name): no frames")
+    let bars = line.split(separator: ";").compactMap { Int($0) }
+    #expect(bars.firstIndex(of: bars.max()!) == 4, "\(name): \(line)")
+  }
+
   @Test func missingFileIsExitOne() throws {
     let result = try Binary.run(["--input", "file:/nonexistent/x.wav", "--offline"])
     #expect(result.status == 1)
