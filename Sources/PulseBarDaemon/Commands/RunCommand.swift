@@ -146,7 +146,28 @@ package enum RunCommand {
         do {
           var reloaded = try ConfigLoading.load(path: options.configPath)
           reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
+          // The capture and the listening socket are made once; what belongs to them
+          // waits for a restart, and the log says so rather than ignoring it silently.
+          var restartOnly: [String] = []
+          if reloaded.input != configuration.input { restartOnly.append("input.source") }
+          if reloaded.rawSampleRate != configuration.rawSampleRate
+            || reloaded.rawChannels != configuration.rawChannels
+          {
+            restartOnly.append("input.raw_*")
+          }
+          if reloaded.socketPath != configuration.socketPath
+            || reloaded.maxClients != configuration.maxClients
+          {
+            restartOnly.append("[socket]")
+          }
+          if !restartOnly.isEmpty {
+            logger.notice(
+              "config reloaded; \(restartOnly.joined(separator: ", ")) take effect at the next restart"
+            )
+          }
           reloaded.input = configuration.input
+          reloaded.rawSampleRate = configuration.rawSampleRate
+          reloaded.rawChannels = configuration.rawChannels
           return reloaded
         } catch {
           logger.error("config not reloaded, keeping the old one: \(error)")
