@@ -118,28 +118,20 @@ public struct ByteLine: Equatable {
     append(integer: UInt64(value.magnitude))
   }
 
-  /// `0.000` … `1.000`, five bytes each: most numbers the formats write are heights,
-  /// alphas and coordinates in 0…1 with three decimals, and a table beats arithmetic.
-  private static let unitTable: [UInt8] = {
-    var table: [UInt8] = []
-    table.reserveCapacity(1001 * 5)
-    for thousandths in 0...1000 {
-      table.append(UInt8(ascii: "0") + UInt8(thousandths / 1000))
-      table.append(UInt8(ascii: "."))
-      table.append(UInt8(ascii: "0") + UInt8(thousandths / 100 % 10))
-      table.append(UInt8(ascii: "0") + UInt8(thousandths / 10 % 10))
-      table.append(UInt8(ascii: "0") + UInt8(thousandths % 10))
-    }
-    return table
-  }()
-
   /// Appends `value` with exactly `decimals` digits after the point (rounded half away from zero).
   public mutating func append(_ value: Double, decimals: Int) {
+    // Most numbers the formats write are heights, alphas and coordinates in 0…1 with three
+    // decimals: five bytes stored directly.
     if decimals == 3 && value >= 0 && value <= 1 {
-      let start = Int(value * 1000 + 0.5) * 5  // non-negative: truncation rounds half up
-      Self.unitTable.withUnsafeBufferPointer { table in
-        append(UnsafeBufferPointer(rebasing: table[start..<(start + 5)]))
-      }
+      let thousandths = Int(value * 1000 + 0.5)  // non-negative: truncation rounds half up
+      reserve(5)
+      let zero = UInt8(ascii: "0")
+      base[count] = zero + UInt8(thousandths / 1000)
+      base[count + 1] = UInt8(ascii: ".")
+      base[count + 2] = zero + UInt8(thousandths / 100 % 10)
+      base[count + 3] = zero + UInt8(thousandths / 10 % 10)
+      base[count + 4] = zero + UInt8(thousandths % 10)
+      count += 5
       return
     }
     var scale: UInt64 = 1

@@ -23,7 +23,7 @@ struct GlyphTable: Sendable {
   /// Calls `body` with glyph `index`'s bytes (`index` wraps around the table).
   @inline(__always)
   func withGlyph<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let glyph = index % count
+    let glyph = index < count ? index : index % count  // skip the division in the usual case
     return storage.withUnsafeBufferPointer { all in
       body(UnsafeBufferPointer(rebasing: all[starts[glyph]..<starts[glyph + 1]]))
     }
