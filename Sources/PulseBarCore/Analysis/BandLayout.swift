@@ -116,11 +116,6 @@ public struct BandLayout: Sendable, Equatable {
     }
     self.bands = bands
   }
-
-  /// The highest bin of `transform` any band reads (0 when none does).
-  public func highestBin(_ transform: Transform) -> Int {
-    bands.lazy.filter { $0.transform == transform }.map(\.lastBin).max() ?? 0
-  }
 }
 
 /// A bar layout that cannot be made for these settings.

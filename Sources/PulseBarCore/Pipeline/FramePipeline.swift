@@ -92,9 +92,6 @@ public final class FramePipeline {
     consumers.firstIndex { $0.key == key }
   }
 
-  /// The consumers, in registration order.
-  public var consumerKeys: [ConsumerKey] { consumers.map(\.key) }
-
   private func layoutIndex(bars: Int) throws(LayoutError) -> Int {
     if let index = layouts.firstIndex(where: { $0.barCount == bars }) { return index }
     let processor = try BarProcessor(

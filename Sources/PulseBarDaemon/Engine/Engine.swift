@@ -197,7 +197,4 @@ package final class Engine {
     syncConsumers(force: true)
     tickWithoutAudio()
   }
-
-  /// Asks the loop to finish (from the same thread, e.g. a delivery).
-  package func requestStop() { stopping = true }
 }
