@@ -191,7 +191,8 @@ package enum RunCommand {
     source.start(into: buffer)
     socket?.server.start()
     notifier?.ready(status: "capturing \(configuration.input)")
-    notifier?.startWatchdog()
+    let health = engine.health
+    notifier?.startWatchdog { limit in health.isHealthy(limit: limit) }
     let status = engine.run()
     notifier?.stopping()
     socket?.server.stop()

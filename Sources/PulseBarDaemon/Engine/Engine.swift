@@ -23,6 +23,8 @@ package final class Engine {
   /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
   package var input: (descriptor: Int32, handle: () -> Bool)?
 
+  /// Whether the loop is stuck inside a frame (read by the watchdog thread).
+  package let health = EngineHealth()
   private var status = CaptureStatus()
   private var readBuffer: UnsafeMutableBufferPointer<Float>
   private var lastAudioTime: Double = 0
@@ -71,7 +73,9 @@ package final class Engine {
     while !stopping {
       let timeout = pollTimeout()
       for index in descriptors.indices { descriptors[index].revents = 0 }
+      health.endWork()
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+      health.beginWork()
       if ready < 0 && errno != EINTR { return 1 }
       if descriptors[0].revents != 0 { buffer.drainWakeups() }
       if signalDescriptor >= 0 && descriptors[1].revents != 0 { handleSignals() }

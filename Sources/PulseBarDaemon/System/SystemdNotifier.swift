@@ -68,14 +68,19 @@ package struct SystemdNotifier: Sendable {
   package func stopping() { send("STOPPING=1") }
 
   /// Sends `WATCHDOG=1` every ``watchdogInterval`` from a thread of its own, for the life of
-  /// the process; does nothing when systemd set no watchdog.
-  package func startWatchdog() {
+  /// the process, while `isHealthy(limit)` says the engine has not been stuck in one piece of
+  /// work for longer than `limit` nanoseconds (one interval); does nothing when systemd set
+  /// no watchdog. A hung engine stops the pings and systemd restarts the service.
+  package func startWatchdog(
+    isHealthy: @escaping @Sendable (_ limit: UInt64) -> Bool = { _ in true }
+  ) {
     guard let interval = watchdogInterval else { return }
     let notifier = self
     PosixThread.spawn {
       let microseconds = max(1, interval.milliseconds * 1000)
+      let limit = UInt64(microseconds) * 1000
       while true {
-        notifier.watchdog()
+        if isHealthy(limit) { notifier.watchdog() }
         // A signal cutting the sleep short only makes a ping early, which is harmless.
         usleep(UInt32(clamping: microseconds))
       }
