@@ -42,9 +42,14 @@ package struct PosixThread: Sendable {
 
 /// Monotonic seconds (CLOCK_MONOTONIC).
 package func monotonicSeconds() -> Double {
-  var spec = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &spec)
-  return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  Double(monotonicNanoseconds()) / 1e9
+}
+
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC`, the clock timerfds use too).
+package func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
 /// A one-shot stop request a reader thread can sleep on: an `eventfd` plus a flag.

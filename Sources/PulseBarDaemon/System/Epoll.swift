@@ -78,13 +78,6 @@ package final class Epoll {
   }
 }
 
-/// Monotonic nanoseconds (`CLOCK_MONOTONIC`, the clock timerfds and ``ClientProtocol`` use).
-package func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
 /// An eventfd: other threads wake a loop by writing to it.
 package enum EventDescriptor {
   /// A non-blocking, close-on-exec eventfd.
