@@ -5,15 +5,10 @@ import PulseBarCore
 package enum ConfigLoading {
   /// `$XDG_CONFIG_HOME/pulsebar/config`, else `~/.config/pulsebar/config`.
   package static func defaultPath() -> String {
-    if let base = environment("XDG_CONFIG_HOME"), !base.isEmpty {
+    if let base = environment("XDG_CONFIG_HOME") {
       return base + "/pulsebar/config"
     }
     return (environment("HOME") ?? "") + "/.config/pulsebar/config"
-  }
-
-  /// The value of an environment variable.
-  package static func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
   }
 
   /// Loads `path` (or the default path, where a missing file means all defaults).

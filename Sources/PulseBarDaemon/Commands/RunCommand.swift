@@ -181,7 +181,7 @@ package enum RunCommand {
       engine.input = (view.inputDescriptor, { !view.handleInput() })
       // Log lines would scribble over the full-screen view: they go to a file meanwhile.
       stderrLog = StderrRedirection(
-        path: (ConfigLoading.environment("XDG_RUNTIME_DIR") ?? "/tmp") + "/pulsebar-foreground.log")
+        path: (environment("XDG_RUNTIME_DIR") ?? "/tmp") + "/pulsebar-foreground.log")
       view.enter()
     }
     defer {
