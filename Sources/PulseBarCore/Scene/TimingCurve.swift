@@ -32,7 +32,9 @@ public struct TimingCurve: Sendable, Equatable {
 
   /// The curve parameter whose x coordinate is `x`.
   private func parameter(forX x: Double) -> Double {
-    var t = x
+    // Newton from t = x can crawl on an ease-out's flat foot; for the curve every frame
+    // uses, start from a table instead, so one or two steps reach the tolerance.
+    var t = self == .easeOut ? Self.easeOutStart(x) : x
     for _ in 0..<8 {
       let error = Self.bezier(t, x1, x2) - x
       if abs(error) < 1e-12 { return t }
@@ -54,6 +56,26 @@ public struct TimingCurve: Sendable, Equatable {
   }
 
   /// One coordinate of the Bezier with end points 0 and 1 and control values `c1`, `c2`.
+  /// t for x = i/256 on ``easeOut``, by bisection once.
+  private static let easeOutTable: [Double] = (0...256).map { index in
+    let x = Double(index) / 256
+    var low = 0.0
+    var high = 1.0
+    for _ in 0..<60 {
+      let middle = (low + high) / 2
+      if bezier(middle, easeOut.x1, easeOut.x2) < x { low = middle } else { high = middle }
+    }
+    return (low + high) / 2
+  }
+
+  /// A starting t for x on ``easeOut``: the table, interpolated.
+  private static func easeOutStart(_ x: Double) -> Double {
+    let position = x * 256
+    let index = min(255, Int(position))
+    let fraction = position - Double(index)
+    return easeOutTable[index] + (easeOutTable[index + 1] - easeOutTable[index]) * fraction
+  }
+
   private static func bezier(_ t: Double, _ c1: Double, _ c2: Double) -> Double {
     let u = 1 - t
     return 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t
