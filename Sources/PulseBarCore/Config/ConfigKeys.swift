@@ -71,16 +71,11 @@ public enum ConfigKeys {
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
     choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
-    Setting(
-      section: "output", key: "offline_text",
-      help: "what `pulsebar listen` prints in text format while the daemon is away",
-      apply: { text, configuration throws(ValueError) in configuration.offlineText = text },
-      render: { $0.offlineText }),
-    Setting(
-      section: "socket", key: "path",
-      help: "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock",
-      apply: { text, configuration throws(ValueError) in configuration.socketPath = text },
-      render: { $0.socketPath }),
+    text(
+      "output", "offline_text", \.offlineText,
+      "what `pulsebar listen` prints in text format while the daemon is away"),
+    text(
+      "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(
       "socket", "max_clients", 1...1024, \.maxClients,
       "clients served at once; the next gets 'error: too many clients'"),
@@ -154,6 +149,17 @@ public enum ConfigKeys {
         }
         configuration[keyPath: path] = value
       }, render: { $0[keyPath: path].formattedSetting })
+  }
+
+  /// Free text, taken as it stands (empty allowed).
+  private static func text(
+    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, String> & Sendable,
+    _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in configuration[keyPath: path] = text },
+      render: { $0[keyPath: path] })
   }
 
   private static func boolean(
