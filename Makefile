@@ -6,7 +6,7 @@ SWIFT ?= swift
 # Build-time libraries, the test stack (a private PulseAudio, sox, tmux, systemd
 # tools) and cava for the side-by-side benchmarks.
 APT_PACKAGES = libpulse-dev libfftw3-dev libsndfile1-dev pulseaudio pulseaudio-utils \
-	sox tmux systemd cava
+	sox tmux systemd cava valgrind
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib

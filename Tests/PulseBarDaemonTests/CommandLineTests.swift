@@ -111,6 +111,25 @@ import Testing
     }
   }
 
+  /// A file libsndfile opens but pulsebar refuses (here a WAV with a header and no frames)
+  /// is closed exactly once: valgrind sees no read of freed memory on the way to the error.
+  @Test func refusedFilesAreClosedOnce() throws {
+    let noFrames = Self.directory + "/no-frames.wav"
+    try Binary.shell(
+      "echo UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA= | base64 -d > \(noFrames)")
+    let truncated = Self.directory + "/truncated-for-valgrind.wav"
+    try Binary.shell("head -c 5000 \(try Self.musicFile()) > \(truncated)")
+    for path in [noFrames, truncated] {
+      let child = try ChildProcess(
+        "valgrind",
+        ["-q", "--error-exitcode=99", Binary.path, "--input", "file:\(path)", "--offline"])
+      let status = try child.waitForExit(timeout: 60)
+      #expect(status == 1, "\(path): \(child.standardError)")
+      #expect(!child.standardError.contains("Invalid read"), "\(child.standardError)")
+      #expect(child.standardError.hasPrefix("pulsebar: \(path): "), "\(child.standardError)")
+    }
+  }
+
   /// libsndfile reads WAV in every PCM and float width, FLAC and Ogg: a 1 kHz tone lands
   /// in the same bar (4 of 8) whatever the encoding.
   @Test(arguments: [
@@ -196,6 +215,29 @@ import Testing
     #expect(lines.count > 5)
     let middle = lines[lines.count / 2].split(separator: ";").compactMap { Int($0) }
     #expect(middle.firstIndex(of: middle.max()!) == 4, "1 kHz lands in bar 4 of 8: \(lines)")
+  }
+
+  /// Mono raw PCM analysed in stereo, read in one large chunk (stdin from a file, or a backed-up
+  /// fifo): each mono sample feeds both channels, so the mixed samples outnumber the input ones.
+  @Test func monoRawPCMAnalysedInStereo() throws {
+    let raw = Self.directory + "/mono.raw"
+    try Binary.shell("sox -n -t raw -r 44100 -e signed -b 16 -c 1 \(raw) synth 0.5 sine 1000")
+    let config = Self.directory + "/mono.conf"
+    try Binary.shell("printf '[input]\\nraw_channels = 1\\n' > \(config)")
+    let child = try ChildProcess(
+      "sh",
+      [
+        "-c",
+        "\(Binary.path) --config \(config) --input stdin --channels stereo --format raw --bars 8 < \(raw)",
+      ])
+    let lines = child.readLines(for: 10)
+    #expect(try child.waitForExit(timeout: 10) == 0, "\(child.standardError)")
+    #expect(child.standardError.isEmpty, "\(child.standardError)")
+    let loudest = try #require(
+      lines.map { $0.split(separator: ";").compactMap { Int($0) } }.max { $0.max()! < $1.max()! })
+    // raw mirrors the left channel: a mono source shows as a palindrome.
+    #expect(loudest == Array(loudest.reversed()), "\(lines)")
+    #expect(loudest.max()! > 500, "\(lines)")
   }
 }
 

@@ -42,15 +42,17 @@ package final class AudioFile {
       let reason = String(cString: sf_strerror(nil))
       throw AudioFileError(path: path, message: "not a readable audio file (\(reason))")
     }
+    // Checked while `handle` is still a local: a class whose stored properties are all set
+    // runs `deinit` when its initializer throws, and that would close the handle twice.
+    if let problem = Self.problem(handle: handle, info: info, path: path) {
+      sf_close(handle)
+      throw AudioFileError(path: path, message: problem)
+    }
     self.handle = handle
     sampleRate = Int(info.samplerate)
     fileChannels = Int(info.channels)
     frameCount = Int(info.frames)
     self.outputChannels = outputChannels
-    if let problem = Self.problem(handle: handle, info: info, path: path) {
-      sf_close(handle)
-      throw AudioFileError(path: path, message: problem)
-    }
   }
 
   deinit { sf_close(handle) }
@@ -104,6 +106,11 @@ package enum ChannelMixer {
     to outputChannels: Int,
     into destination: UnsafeMutableBufferPointer<Float>
   ) {
+    // Checked in release builds too: an undersized destination must stop here, not
+    // corrupt the heap (it did once, for mono PCM analysed in stereo).
+    precondition(source.count >= frames * inputChannels, "channel mixer: source too short")
+    precondition(
+      destination.count >= frames * outputChannels, "channel mixer: destination too short")
     for frame in 0..<frames {
       let input = frame * inputChannels
       if outputChannels == 1 {

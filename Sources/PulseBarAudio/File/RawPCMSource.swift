@@ -67,8 +67,11 @@ package final class RawPCMSource: CaptureSource {
       let bytesPerFrame = 2 * inputChannels
       var bytes = [UInt8](repeating: 0, count: 16384 - 16384 % bytesPerFrame + bytesPerFrame)
       var pending = 0
-      var samples = [Float](repeating: 0, count: bytes.count / 2)
-      var mixed = [Float](repeating: 0, count: bytes.count / 2)
+      // One read holds at most `bytes.count / bytesPerFrame` frames; mixed to the analysis
+      // channel count they may take more floats than they came in (mono PCM, stereo analysis).
+      let maximumFrames = bytes.count / bytesPerFrame
+      var samples = [Float](repeating: 0, count: maximumFrames * inputChannels)
+      var mixed = [Float](repeating: 0, count: maximumFrames * outputChannels)
       while stopSignal.waitReadable(descriptor) {
         let count = bytes.withUnsafeMutableBytes { raw in
           read(descriptor, raw.baseAddress! + pending, raw.count - pending)
