@@ -13,7 +13,7 @@ RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
 
-.PHONY: all deps build release test lint format demo bench install uninstall clean
+.PHONY: all deps build release test sanitize lint format demo bench install uninstall clean
 
 all: build
 
@@ -38,6 +38,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) lint
+
+## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
+sanitize: deps
+	SWIFT=$(SWIFT) scripts/sanitize.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench

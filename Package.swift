@@ -16,13 +16,22 @@ let package = Package(
     .systemLibrary(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CLinux"),
-    .target(name: "PulseBarCore", dependencies: ["CFFTW"]),
-    .target(name: "PulseBarAudio", dependencies: ["PulseBarCore", "CPulse", "CSndFile", "CLinux"]),
-    .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
+    // The system layer every other module builds on (today: the lock; the FFTW planner in
+    // the core needs it too, and nothing else of it).
+    .target(name: "PulseBarSystem"),
+    .target(name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"]),
+    .target(
+      name: "PulseBarAudio",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile", "CLinux"]),
+    .target(
+      name: "PulseBarDaemon",
+      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarCore", "CLinux"]),
     .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
     .executableTarget(
       name: "pulsebar-bench",
-      dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW", "AllocationCounter"],
+      dependencies: [
+        "PulseBarSystem", "PulseBarDaemon", "PulseBarTestSupport", "CFFTW", "AllocationCounter",
+      ],
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),

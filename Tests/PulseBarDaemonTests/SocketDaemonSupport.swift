@@ -6,8 +6,8 @@ import Testing
 
 /// A `pulsebar run` child serving a socket, for the daemon-level tests.
 final class TestDaemon {
-  /// The built CLI (`swift build` puts it there; `make test` builds it before testing).
-  static let binary = PackageRoot.path + "/.build/debug/pulsebar"
+  /// The built CLI (``Binary/path``).
+  static var binary: String { Binary.path }
 
   let process: ChildProcess
   let socketPath: String

@@ -17,7 +17,7 @@ import Testing
         mkdir(home + directory, 0o700)
       }
       // verify checks that ExecStart is executable: the built binary, or any program.
-      let built = PackageRoot.path + "/.build/debug/pulsebar"
+      let built = Binary.path
       let binary = access(built, X_OK) == 0 ? built : "/bin/true"
       #expect(symlink(binary, home + "/.local/bin/pulsebar") == 0)
       let units = ["pulsebar.service", "pulsebar.socket"]

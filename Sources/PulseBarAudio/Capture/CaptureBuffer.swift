@@ -1,7 +1,7 @@
 import CLinux
 import Glibc
 import PulseBarCore
-import Synchronization
+import PulseBarSystem
 
 /// What the capture side last reported, besides samples.
 package struct CaptureStatus: Sendable, Equatable {
@@ -21,7 +21,7 @@ package struct CaptureStatus: Sendable, Equatable {
 
 /// The hand-off between a capture thread and the engine thread.
 ///
-/// A bounded ring of interleaved `Float` samples guarded by a `Mutex`, plus the
+/// A bounded ring of interleaved `Float` samples guarded by a `Lock`, plus the
 /// latest ``CaptureStatus``. Writers never block on the reader: when the ring is
 /// full the oldest samples are overwritten (the engine only wants the newest
 /// audio anyway). Every write or status change signals an `eventfd` that the
@@ -39,7 +39,7 @@ package final class CaptureBuffer: Sendable {
   package let channels: Int
   /// Samples per second per channel.
   package let sampleRate: Int
-  private let ring: Mutex<Ring>
+  private let ring: Lock<Ring>
   /// The engine polls this descriptor; writers increment it.
   package let wakeDescriptor: Int32
 
@@ -48,7 +48,7 @@ package final class CaptureBuffer: Sendable {
     self.channels = channels
     self.sampleRate = sampleRate
     let capacity = max(channels, Int(Double(sampleRate) * seconds) * channels)
-    ring = Mutex(Ring(samples: [Float](repeating: 0, count: capacity)))
+    ring = Lock(Ring(samples: [Float](repeating: 0, count: capacity)))
     wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
   }
 

@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 import Synchronization
 
 /// Serves rendered frames to any number of Unix-socket clients from one epoll thread.
@@ -26,7 +27,7 @@ package final class SocketServer: Sendable {
   let defaultSubscription: Subscription
   let logger: Logger
   let wakeDescriptor: FileDescriptor
-  let shared: Mutex<SharedState>
+  let shared: Lock<SharedState>
   let onSubscriptionsChanged: (@Sendable () -> Void)?
   let validate: (@Sendable (Subscription) -> String?)?
   private let version = Atomic<UInt64>(0)
@@ -36,7 +37,7 @@ package final class SocketServer: Sendable {
   /// so a burst of publishes costs one wake-up.
   let wakePending = Atomic<Bool>(false)
   let stopRequested = Atomic<Bool>(false)
-  private let thread = Mutex<PosixThread?>(nil)
+  private let thread = Lock<PosixThread?>(nil)
 
   /// State shared between the engine (publish) and the loop; only under ``shared``'s lock.
   struct SharedState {
@@ -78,7 +79,7 @@ package final class SocketServer: Sendable {
       fatalError("eventfd: \(error)")
     }
     let inbox = Inbox(subscription: nil, lines: LineRing(capacity: Self.queueCapacity))
-    shared = Mutex(
+    shared = Lock(
       SharedState(
         inboxes: ContiguousArray(repeating: inbox, count: max(1, configuration.maxClients))))
   }
