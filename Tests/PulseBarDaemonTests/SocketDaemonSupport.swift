@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -242,12 +245,7 @@ final class NotifyListener {
   /// Binds at `path` (`@name` for an abstract socket).
   init(path: String) throws {
     self.path = path
-    let raw = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(raw >= 0)
-    descriptor = FileDescriptor(rawValue: raw)
-    let address = try UnixSocketAddress(path: path)
-    let bound = address.withSocketAddress { bind(raw, $0, $1) }
-    try #require(bound == 0, "bind \(path): \(Errno.current)")
+    descriptor = try UnixSocket.bindDatagram(path: path)
   }
 
   deinit {

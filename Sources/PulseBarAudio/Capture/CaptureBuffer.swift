@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import PulseBarCore
 import PulseBarSystem
@@ -40,8 +39,10 @@ package final class CaptureBuffer: Sendable {
   /// Samples per second per channel.
   package let sampleRate: Int
   private let ring: Lock<Ring>
-  /// The engine polls this descriptor; writers increment it.
-  package let wakeDescriptor: Int32
+  /// Signalled by every write and status change; the engine polls its descriptor.
+  private let wake = WakeSignal()
+  /// The descriptor the engine polls.
+  package var wakeDescriptor: FileDescriptor { wake.descriptor }
 
   /// Creates a buffer holding `seconds` of audio (at least one sample frame).
   package init(sampleRate: Int, channels: Int, seconds: Double = 1.0) {
@@ -49,10 +50,7 @@ package final class CaptureBuffer: Sendable {
     self.sampleRate = sampleRate
     let capacity = max(channels, Int(Double(sampleRate) * seconds) * channels)
     ring = Lock(Ring(samples: [Float](repeating: 0, count: capacity)))
-    wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
   }
-
-  deinit { close(wakeDescriptor) }
 
   /// Appends interleaved samples (capture thread). Overwrites the oldest when full.
   package func write(_ interleaved: UnsafeBufferPointer<Float>) {
@@ -136,14 +134,8 @@ package final class CaptureBuffer: Sendable {
   }
 
   /// Wakes the engine without data (a status change, a stop request).
-  package func signal() {
-    var one: UInt64 = 1
-    _ = Glibc.write(wakeDescriptor, &one, 8)
-  }
+  package func signal() { wake.signal() }
 
   /// Clears pending wake-ups (engine thread, after poll says readable).
-  package func drainWakeups() {
-    var value: UInt64 = 0
-    _ = Glibc.read(wakeDescriptor, &value, 8)
-  }
+  package func drainWakeups() { wake.drain() }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar check-config [FILE]` and `pulsebar bands`.
 package enum InfoCommands {

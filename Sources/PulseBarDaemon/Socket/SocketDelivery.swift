@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarSystem
 
 /// The engine's side of the socket server: registers the clients' distinct subscriptions as
 /// pipeline consumers and publishes each one's line when it changed.
@@ -36,7 +37,7 @@ package final class SocketDelivery: FrameDelivery {
   }
 
   /// Readable when the subscriptions changed; the engine drains it and delivers a frame.
-  package var wakeDescriptor: Int32 { wake.rawValue }
+  package var wakeDescriptor: FileDescriptor? { wake }
 
   package var keysVersion: UInt64 { server.subscriptionsVersion }
 
