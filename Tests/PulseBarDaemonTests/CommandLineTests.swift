@@ -186,6 +186,18 @@ import Testing
     #expect(result.lines == ["\(shipped): ok"])
   }
 
+  /// No config file at the default path means all defaults, for check-config as for run.
+  @Test func checkConfigWithoutAFileSaysDefaultsApply() throws {
+    let home = Self.directory + "/empty-config-home"
+    mkdir(home, 0o700)
+    let result = try Binary.run(["check-config"], environment: ["XDG_CONFIG_HOME": home])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.lines == ["\(home)/pulsebar/config: no such file; all defaults apply"])
+    let named = try Binary.run(["check-config", home + "/missing.conf"])
+    #expect(named.status == 2)
+    #expect(named.error == "pulsebar: \(home)/missing.conf: No such file or directory\n")
+  }
+
   @Test func bandsPrintsCutoffs() throws {
     let result = try Binary.run(["bands", "--bars", "8"])
     #expect(result.status == 0)
