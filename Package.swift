@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
     .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
-    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
+    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),
     .testTarget(
