@@ -81,6 +81,12 @@ public enum PictureSignals {
     return samples
   }
 
+  /// A whole track as a player hands it over: half a second of ±1 LSB dither, a
+  /// one-second quiet intro (−49 dBFS), then `seconds` of the music.
+  public static func recording(seconds: Double) -> [Float] {
+    noise(seconds: 0.5, peak: lsb) + quietIntro(intro: 1, music: seconds)
+  }
+
   /// Noise uniformly spread over `±peak`, with the given seed.
   public static func noise(seconds: Double, peak: Float, seed: UInt32 = 3) -> [Float] {
     var source = NoiseSource(seed: seed)

@@ -102,9 +102,9 @@ import Testing
   }
 
   @Test func wholeRecordingStaysLively() throws {
-    let samples = PictureSignals.music(seconds: 24)
+    let samples = PictureSignals.recording(seconds: 24)
     let run = try Self.run(samples, configuration: Self.configuration(bars: 32))
-    let figures = run.figures(from: 0.5)
+    let figures = run.figures()
     #expect(
       (0.2...0.5).contains(figures.meanHeight) && figures.pinnedShare <= 0.03
         && figures.floorShare <= 0.1,
@@ -112,7 +112,7 @@ import Testing
     )
   }
 
-  @Test func fixedSensitivityIgnoresTheMusic() throws {
+  @Test func fixedSensitivityHoldsTheGain() throws {
     var configuration = Self.configuration(bars: 16)
     configuration.autosens = false
     configuration.sensitivity = 50
