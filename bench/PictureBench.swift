@@ -88,7 +88,7 @@ struct PictureBench {
     Scenario(name: "cava tones 200/2000 Hz", bars: 20, isJump: false) {
       PictureSignals.tones(left: 200, right: 2000, seconds: 3.5)
     },
-    Scenario(name: "whole recording (25.5 s)", bars: 32, isJump: true) {
+    Scenario(name: "whole recording 25.5 s", bars: 32, isJump: true) {
       PictureSignals.recording(seconds: 24)
     },
   ]
