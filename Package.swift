@@ -26,7 +26,8 @@ let package = Package(
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
-    // Not shipped: a private PulseAudio server and child-process helpers for the tests.
+    // Not shipped: a private PulseAudio server, child-process helpers and the picture
+    // scenarios (synthesized audio, bar figures) for the tests and benches.
     .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(

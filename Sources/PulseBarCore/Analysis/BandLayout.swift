@@ -2,9 +2,9 @@ import Glibc
 
 /// Which of the analyser's two transforms a bar reads.
 public enum Transform: Sendable, Equatable {
-  /// The long transform: fine frequency resolution for narrow low bands.
+  /// The long transform: fine frequency resolution, for every band below 4 kHz.
   case long
-  /// The short transform: fast response for everything else.
+  /// The short transform: fast response, for the bands above 4 kHz.
   case short
 }
 
