@@ -38,9 +38,8 @@ let package = Package(
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
-    // Not shipped: a private PulseAudio server and child-process helpers for the tests.
     .target(name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse"]),
-    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
+    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarAudioTests",
       dependencies: ["PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarTestSupport"]),

@@ -148,6 +148,7 @@ private final class SceneBenchInput {
     let bars = try! BarProcessor(
       totalBars: configuration.bars, channels: 2, configuration: configuration,
       sizes: analyzer.sizes)
+    let silenceLevel = configuration.noiseFloorAmplitude
     let start = now()
     audio.withUnsafeBufferPointer { audio in
       for _ in 0..<repeats {
@@ -157,7 +158,7 @@ private final class SceneBenchInput {
           analyzer.startFrame()
           analyzer.push(interleaved: slice)
           analyzer.analyze()
-          let signal = analyzer.framePeak >= FramePipeline.silenceLevel
+          let signal = analyzer.framePeak >= silenceLevel
           bars.process(analyzer, silent: !signal)
           if record {
             heights.append(contentsOf: bars.heights)

@@ -74,9 +74,10 @@ struct PulseEndToEndTests {
     let playing = daemon.waitForFrame(timeout: 3) { $0.state == "playing" }
     #expect(playing != nil)
     #expect((playing?.1 ?? 99) < 0.5, "playing after \(playing?.1 ?? -1) s")
+    // Once the rest heights have crossfaded out (over the morph duration, as the morph).
     let loud = daemon.waitForFrame(timeout: 2) { frame in
       let bars = frame.bars
-      return bars.count == 8 && bars[expected] > 0.5
+      return bars.count == 8 && bars[expected] > 0.5 && frame.field("morph") == "1.000"
     }
     #expect(loud != nil, "bar \(expected) never rose")
     if let bars = loud?.0.bars {

@@ -59,7 +59,10 @@ public enum ConfigKeys {
       "analysis", "autosens", \.autosens, "automatic gain: bars fill the range at any volume"),
     number(
       "analysis", "sensitivity", 1...10000, \.sensitivity,
-      "gain in percent (the starting gain with autosens)"),
+      "gain in percent while autosens is off"),
+    number(
+      "analysis", "noise_floor", -120...(-20), \.noiseFloor,
+      "peak level in dBFS below which audio is silence (no gain growth; counts toward paused)"),
     number(
       "analysis", "noise_reduction", 0...0.99, \.noiseReduction,
       "0 fast and jittery … 0.99 slow and smooth (cava's)"),
@@ -81,7 +84,7 @@ public enum ConfigKeys {
       "clients served at once; the next gets 'error: too many clients'"),
     number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
-      "seconds of digital silence before playing counts as paused"),
+      "seconds below the noise floor before playing counts as paused"),
     Setting(
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Every setting pulsebar has, with the built-in defaults.
 ///
 /// Loaded from the INI file by ``ConfigParser`` and then overridden by the
@@ -31,8 +33,12 @@ public struct Configuration: Sendable, Equatable {
   public var highCutoff: Float = 10000
   /// Automatic gain: bars fill the range whatever the volume.
   public var autosens = true
-  /// Gain in percent (the starting gain when autosens is on).
+  /// Gain in percent while autosens is off (autosens fits the gain to the music itself).
   public var sensitivity: Float = 100
+  /// Peak level in dBFS below which a frame is silence, for the automatic gain and the
+  /// playback state alike. −70 dBFS is about 10 steps of 16-bit audio: dither and what
+  /// PipeWire makes of 16-bit silence stay below it, a quiet intro (−50 dBFS) does not.
+  public var noiseFloor: Float = -70
   /// Smoothing from 0 (fast, jittery) to 1 (slow, smooth), as cava's noise_reduction.
   public var noiseReduction: Float = 0.77
   /// How far spectral flux must rise over its running mean to count as an onset.
@@ -55,7 +61,7 @@ public struct Configuration: Sendable, Equatable {
   public var maxClients = 64
 
   // MARK: [scene]
-  /// Seconds of digital silence after which a playing stream counts as paused.
+  /// Seconds below the noise floor after which a playing stream counts as paused.
   public var silenceTimeout: Double = 2.0
   /// Bar heights while nothing plays (the seed icon's), repeated to the bar count.
   public var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
@@ -79,6 +85,9 @@ public struct Configuration: Sendable, Equatable {
   public var bubbleMaxHeight: Float = 150
 
   public init() {}
+
+  /// ``noiseFloor`` as a linear peak amplitude (full scale = 1).
+  public var noiseFloorAmplitude: Float { powf(10, noiseFloor / 20) }
 }
 
 /// Mono downmix or separate left and right channels.

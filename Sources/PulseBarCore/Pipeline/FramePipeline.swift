@@ -27,7 +27,7 @@ public final class FramePipeline {
   public private(set) var time: Double = 0
   /// Frames produced.
   public private(set) var frameCount: UInt64 = 0
-  /// True when the last frame was above digital silence.
+  /// True when the last frame's peak reached the noise floor (``silenceLevel``).
   public private(set) var signalPresent = false
 
   private var layouts: [BarProcessor] = []
@@ -35,13 +35,17 @@ public final class FramePipeline {
   private var displayBars: [UnsafeMutableBufferPointer<Float>] = []
   private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, changed: Bool)] =
     []
-  /// Peak below this is digital silence (one step of 16-bit audio).
-  public static let silenceLevel: Float = 1.0 / 32768
+  /// The one silence rule: a frame whose peak is below this (the configured
+  /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
+  /// holds still on it and the playback state counts it toward `paused`, so dither
+  /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
+  public let silenceLevel: Float
 
   public init(configuration: Configuration, sampleRate: Int) {
     self.configuration = configuration
     self.sampleRate = sampleRate
     hopFrames = max(1, sampleRate / configuration.fps)
+    silenceLevel = configuration.noiseFloorAmplitude
     analyzer = SpectrumAnalyzer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
       onsetThreshold: configuration.onsetThreshold)
@@ -99,7 +103,10 @@ public final class FramePipeline {
       sizes: analyzer.sizes)
     layouts.append(processor)
     let display = UnsafeMutableBufferPointer<Float>.allocate(capacity: bars)
+    // Drawn from the scene at once, so a layout's first frame (a daemon started with
+    // nothing playing) is the picture the scene shows now: the rest heights, not zeros.
     display.initialize(repeating: 0)
+    scene.composeBars(live: processor.heights, into: display)
     displayBars.append(display)
     return layouts.count - 1
   }
@@ -112,7 +119,7 @@ public final class FramePipeline {
     analyzer.startFrame()
     analyzer.push(interleaved: audio)
     analyzer.analyze()
-    signalPresent = analyzer.framePeak >= Self.silenceLevel
+    signalPresent = analyzer.framePeak >= silenceLevel
     time += Double(audio.count / analyzer.channels) / Double(sampleRate)
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
@@ -166,7 +173,12 @@ public final class FramePipeline {
 
   /// The analyser's bars for `bars` before the scene blends in rest heights, if registered.
   public func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
-    layouts.first { $0.barCount == bars }?.heights
+    barProcessor(count: bars)?.heights
+  }
+
+  /// The processor of the layout with `bars` bars, if registered.
+  public func barProcessor(count bars: Int) -> BarProcessor? {
+    layouts.first { $0.barCount == bars }
   }
 
   /// Forgets the history after a stream switch (sink change, reconnect).

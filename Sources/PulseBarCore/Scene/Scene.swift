@@ -4,9 +4,6 @@
 /// A value type driven by audio time (`advance(to:…)`), never the wall clock, so tests
 /// step it exactly. Nothing in `advance` or `composeBars` allocates.
 public struct Scene: Sendable {
-  /// Seconds the bars take to settle to the rest heights when playback ends.
-  public static let restSettleDuration = 0.3
-
   private var machine: PlaybackStateMachine
   private var morphAnimation: EasedValue
   private var restAnimation: EasedValue
@@ -18,7 +15,7 @@ public struct Scene: Sendable {
   public init(configuration: Configuration) {
     machine = PlaybackStateMachine(silenceTimeout: configuration.silenceTimeout)
     morphAnimation = EasedValue(value: 0, duration: configuration.morphDuration)
-    restAnimation = EasedValue(value: 1, duration: Self.restSettleDuration)
+    restAnimation = EasedValue(value: 1, duration: configuration.morphDuration)
     bubbleSystem = BubbleSystem(configuration: configuration)
     restHeights = configuration.restHeights
   }
@@ -34,10 +31,10 @@ public struct Scene: Sendable {
 
   /// Steps the scene to audio time `time` (seconds since start).
   ///
-  /// `activity` comes from the capture side, `signalPresent` is true when the frame
-  /// held more than digital silence, `onset` when the analyser saw a peak (it spawns a
-  /// bubble while playing). Turning `playing` switches the bars to live at once (no
-  /// ease, so onsets show on the first frame); leaving it eases them to rest.
+  /// `activity` comes from the capture side, `signalPresent` is true when the frame's
+  /// peak reached the noise floor, `onset` when the analyser saw a peak (it spawns a
+  /// bubble while playing). The rest heights fade out over the morph duration when
+  /// `playing` starts and back in when it ends (see ``composeBars(live:into:)``).
   public mutating func advance(
     to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool
   ) {
@@ -46,12 +43,8 @@ public struct Scene: Sendable {
     let playing = machine.state == .playing
     morphAnimation.retarget(playing ? 1 : 0, at: time)
     morphAnimation.advance(to: time)
-    if playing {
-      restAnimation.jump(to: 0)
-    } else {
-      restAnimation.retarget(1, at: time)
-      restAnimation.advance(to: time)
-    }
+    restAnimation.retarget(playing ? 0 : 1, at: time)
+    restAnimation.advance(to: time)
     bubbleSystem.advance(to: time, spawn: onset && playing)
   }
 
@@ -68,16 +61,29 @@ public struct Scene: Sendable {
   /// The two quads for the current morph value in a unit box.
   public var morphShape: MorphShape { MorphShape(value: morph) }
 
-  /// Writes the bars to draw: live heights blended toward the rest heights (repeated to
-  /// the bar count). Bars past the end of `live` count as 0.
+  /// Writes the bars to draw: live heights crossfaded with the rest heights (repeated to
+  /// the bar count) by ``restBlend``. Bars past the end of `live` count as 0.
+  ///
+  /// The crossfade runs over the morph duration both ways, and never delays sound:
+  /// - toward live (playing): `max(live, crossfade)`. A live bar above the fading
+  ///   rest picture shows at once, at its full height, on the frame sound arrives;
+  ///   the rest heights only fade out beneath and between the live bars.
+  /// - toward rest (paused or stopped): the plain crossfade, so the live bars
+  ///   (frozen at their last heights when audio stops arriving) fade out as the rest
+  ///   heights fade in, and the still frame is exactly the rest heights.
+  ///
+  /// The two agree whenever the blend is 0 or 1; only a state flip in mid-fade
+  /// switches rule while both still show.
   public func composeBars(
     live: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) {
     let blend = restBlend
+    let towardLive = restAnimation.target == 0
     for index in 0..<output.count {
       let rest = restHeights.isEmpty ? 0 : restHeights[index % restHeights.count]
       let height = index < live.count ? live[index] : 0
-      output[index] = height * (1 - blend) + rest * blend
+      let crossfade = height * (1 - blend) + rest * blend
+      output[index] = towardLive ? max(height, crossfade) : crossfade
     }
   }
 }
