@@ -98,9 +98,9 @@ import Testing
   }
 
   @Test func textGlyphShowsAtLeastThreeFramesThroughTheMorph() {
-    #expect(Set(MorphGlyph.frames).count >= 3)
+    #expect(Set(MorphGlyph.defaultFrames).count >= 3)
     #expect(MorphGlyph.frameIndex(for: 0) == 0)
-    #expect(MorphGlyph.frameIndex(for: 1) == MorphGlyph.frames.count - 1)
+    #expect(MorphGlyph.frameIndex(for: 1) == MorphGlyph.defaultFrames.count - 1)
     var scene = Scene(configuration: configuration)
     var seen = Set<Int>()
     for frame in 0...20 {

@@ -147,17 +147,29 @@ import Testing
     configuration.offlineText = "♪ off"
     #expect(
       ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
-        == #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        == #"{"text":"♪ off","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
         + "\n")
     #expect(
       ListenCommand.offlineFrame(format: .json, bars: 8, configuration: configuration)
-        == "{\"state\":\"offline\"}\n")
+        == "{\"state\":\"offline\",\"text\":\"♪ off\"}\n")
     #expect(
       ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
         == "♪ off\n")
     #expect(
       ListenCommand.offlineFrame(format: .raw, bars: 4, configuration: configuration)
         == "0;0;0;0;\n")
+  }
+
+  /// By default the offline frame shows a glyph in every format with text (an empty waybar
+  /// text hides the module; an empty line leaves i3blocks on the last frame).
+  @Test func offlineFramesAreVisibleByDefault() {
+    let configuration = Configuration()
+    #expect(!configuration.offlineText.isEmpty)
+    let waybar = ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
+    #expect(waybar.hasPrefix(#"{"text":"\#(configuration.offlineText)","alt":"offline""#))
+    #expect(waybar.contains(#""class":["offline"]"#))
+    let text = ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
+    #expect(text == configuration.offlineText + "\n")
   }
 }
 

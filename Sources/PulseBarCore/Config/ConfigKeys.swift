@@ -67,13 +67,16 @@ public enum ConfigKeys {
       "analysis", "onset_threshold", 1...20, \.onsetThreshold,
       "how far above its running mean spectral flux must rise to spawn a bubble"),
     glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
+    glyphs(
+      "output", "morph_glyphs", \.morphGlyphs,
+      "play/pause glyph frames, pause to play (the morph shows the nearest)"),
     integer(
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
     choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
     text(
       "output", "offline_text", \.offlineText,
-      "what `pulsebar listen` prints in text format while the daemon is away"),
+      "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(

@@ -71,23 +71,30 @@ package enum ListenCommand {
     }
   }
 
-  /// The line printed while the daemon is unreachable.
+  /// The line printed while the daemon is unreachable. `offline_text` (default ⊘) is its text in
+  /// every format that has one, so the module stays visible:
   ///
-  /// - `waybar`: an empty text with class and alt `offline`, so CSS can hide or dim the module;
-  /// - `json`: `{"state":"offline"}`;
-  /// - `text`: the configured `offline_text` (empty by default: the module shows nothing);
+  /// - `waybar`: text `offline_text`, class and alt `offline` (the shipped CSS dims it); an
+  ///   empty text would make waybar hide the module, and a bar with nothing else vanish;
+  /// - `json`: `{"state":"offline","text":…}`;
+  /// - `text`: `offline_text` (polybar, i3blocks: a block that went blank, or kept the last
+  ///   playing frame, said nothing about the daemon being gone);
   /// - `raw`: every bar at 0 (`0;` per bar), what cava prints in silence, so a script that
   ///   splits on `;` keeps working.
   package static func offlineFrame(
     format: OutputFormat, bars: Int, configuration: Configuration
   ) -> String {
+    var text = ByteLine()
+    text.appendJSONEscaped(configuration.offlineText.utf8)
+    let json = String(decoding: text.bytes, as: UTF8.self)
     switch format {
     case .waybar:
       return
-        #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        #"{"text":""# + json
+        + #"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
         + "\n"
     case .json:
-      return #"{"state":"offline"}"# + "\n"
+      return #"{"state":"offline","text":""# + json + #""}"# + "\n"
     case .text:
       return configuration.offlineText + "\n"
     case .raw:
