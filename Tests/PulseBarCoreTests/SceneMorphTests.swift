@@ -5,7 +5,13 @@ import Testing
 /// The play/pause morph: 0.25 s ease-out toward the new state, restarted on reversal,
 /// and the seed's two quads.
 @Suite struct SceneMorphTests {
-  let configuration = Configuration()
+  /// Defaults without the state debounce: these tests time the morph from the state change
+  /// (``PlaybackDebounceTests`` covers the debounce).
+  let configuration: Configuration = {
+    var configuration = Configuration()
+    configuration.stateDebounce = 0
+    return configuration
+  }()
 
   @Test func easeOutCurveMatchesBezier() {
     for x in stride(from: 0.0, through: 1.0, by: 0.05) {

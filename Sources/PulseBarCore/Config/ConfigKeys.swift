@@ -85,6 +85,9 @@ public enum ConfigKeys {
     number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
       "seconds of digital silence before playing counts as paused"),
+    number(
+      "scene", "state_debounce", 0...5, \.stateDebounce,
+      "seconds a new playback state must hold before it shows (sound starting shows at once)"),
     Setting(
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",

@@ -62,6 +62,8 @@ public struct Configuration: Sendable, Equatable {
   // MARK: [scene]
   /// Seconds of digital silence after which a playing stream counts as paused.
   public var silenceTimeout: Double = 2.0
+  /// Seconds a new playback state must hold before it is shown (see ``PlaybackStateMachine``).
+  public var stateDebounce: Double = 0.15
   /// Bar heights while nothing plays (the seed icon's), repeated to the bar count.
   public var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
   /// Seconds the play/pause morph takes.
