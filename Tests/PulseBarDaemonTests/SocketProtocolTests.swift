@@ -9,7 +9,7 @@ import Testing
   static let base = Subscription(format: .text, bars: 8)
 
   func session(at time: UInt64 = 0) -> ClientProtocol {
-    ClientProtocol(defaultSubscription: Self.base, connectedAt: time)
+    ClientProtocol(defaultSubscription: Self.base, maxFPS: 60, connectedAt: time)
   }
 
   @Test(arguments: [
@@ -19,6 +19,9 @@ import Testing
     ("bars=512\n", Subscription(format: .text, bars: 512)),
     ("\n", base),
     ("  format=text\tbars=1  \n", Subscription(format: .text, bars: 1)),
+    ("format=waybar fps=30\n", Subscription(format: .waybar, bars: 8, fps: 30)),
+    ("fps=1\n", Subscription(format: .text, bars: 8, fps: 1)),
+    ("fps=60\n", base),  // the daemon's own rate is the default subscription
   ])
   func goodLinesSubscribe(line: String, expected: Subscription) {
     var machine = session()
@@ -31,7 +34,10 @@ import Testing
     ("bars=0\n", "error: bars must be 1...512, got '0'\n"),
     ("bars=513\n", "error: bars must be 1...512, got '513'\n"),
     ("bars=many\n", "error: bars must be 1...512, got 'many'\n"),
-    ("colour=red\n", "error: unknown key 'colour' (format, bars)\n"),
+    ("colour=red\n", "error: unknown key 'colour' (format, bars, fps)\n"),
+    ("fps=0\n", "error: fps must be 1...60 (the daemon's), got '0'\n"),
+    ("fps=61\n", "error: fps must be 1...60 (the daemon's), got '61'\n"),
+    ("fps=fast\n", "error: fps must be 1...60 (the daemon's), got 'fast'\n"),
     ("format\n", "error: expected key=value, got 'format'\n"),
     ("bars=2 bars=3\n", "error: duplicate key 'bars'\n"),
     ("\u{1}\u{2}junk\n", "error: binary data in subscription line\n"),
@@ -125,6 +131,7 @@ import Testing
     var machine = session()
     #expect(machine.received(Array(line.utf8)) == .subscribe(.init(format: .waybar, bars: 16)))
     #expect(Subscription.requestLine(format: nil, bars: nil) == "\n")
+    #expect(Subscription.requestLine(format: nil, bars: nil, fps: 30) == "fps=30\n")
   }
 }
 

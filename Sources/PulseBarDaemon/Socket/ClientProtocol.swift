@@ -5,7 +5,7 @@
 /// monotonic nanoseconds supplied by the caller, so tests drive it with exact values.
 ///
 /// The contract (DESIGN "Socket"): a client may send one line within 100 ms,
-/// `format=<f> bars=<n>`, both optional; without one it gets the default subscription. A bad
+/// `format=<f> bars=<n> fps=<n>`, all optional; without one it gets the default subscription. A bad
 /// line (binary data, longer than 256 bytes, unknown key or format, bars out of range) gets
 /// one `error: …` line and the connection is closed. A client with a write backlog that makes
 /// no progress for 5 s is stuck and is dropped.
@@ -41,13 +41,16 @@ package struct ClientProtocol: Sendable {
 
   package private(set) var state = State.awaitingSubscription
   private let defaultSubscription: Subscription
+  /// The daemon's frame rate: the most a client may ask for.
+  private let maxFPS: Int
   private let connectedAt: UInt64
   private var line: [UInt8] = []
   /// When the current write backlog last made progress (or began); `nil` without a backlog.
   private var backlogProgressAt: UInt64?
 
-  package init(defaultSubscription: Subscription, connectedAt: UInt64) {
+  package init(defaultSubscription: Subscription, maxFPS: Int = 240, connectedAt: UInt64) {
     self.defaultSubscription = defaultSubscription
+    self.maxFPS = maxFPS
     self.connectedAt = connectedAt
   }
 
@@ -129,7 +132,7 @@ package struct ClientProtocol: Sendable {
 
   private mutating func finishLine() -> Action {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-    switch Subscription.parse(line, base: defaultSubscription) {
+    switch Subscription.parse(line, base: defaultSubscription, maxFPS: maxFPS) {
     case .success(let subscription):
       state = .subscribed(subscription)
       line = []

@@ -42,15 +42,14 @@ package final class SocketDelivery: FrameDelivery {
 
   package var wantedKeys: [ConsumerKey] {
     refresh()
-    return subscriptions.map { ConsumerKey(format: $0.format, bars: $0.bars) }
+    return subscriptions.map(\.consumerKey)
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     EventDescriptor.drain(wake)
     refresh()
     for subscription in subscriptions {
-      let key = ConsumerKey(format: subscription.format, bars: subscription.bars)
-      guard let index = pipeline.consumerIndex(of: key) else { continue }
+      guard let index = pipeline.consumerIndex(of: subscription.consumerKey) else { continue }
       let isNew = !published.contains(subscription)
       guard let line = isNew ? pipeline.currentLine(index) : pipeline.changedLine(index) else {
         continue

@@ -139,7 +139,8 @@ final class SocketLoop {
       connections[slot] = Connection(
         descriptor: client, generation: generation,
         session: ClientProtocol(
-          defaultSubscription: server.defaultSubscription, connectedAt: monotonicNanoseconds()),
+          defaultSubscription: server.defaultSubscription, maxFPS: server.maxFPS,
+          connectedAt: monotonicNanoseconds()),
         interest: interest)
       activeCount += 1
       server.connectedClients.add(1, ordering: .relaxed)

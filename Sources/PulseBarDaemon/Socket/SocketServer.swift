@@ -23,6 +23,8 @@ package final class SocketServer: Sendable {
   let listener: FileDescriptor
   let ownsPath: String?
   let maxClients: Int
+  /// The daemon's frame rate, the most a client's `fps=` may ask for.
+  let maxFPS: Int
   let defaultSubscription: Subscription
   let logger: Logger
   let wakeDescriptor: FileDescriptor
@@ -69,6 +71,7 @@ package final class SocketServer: Sendable {
     self.listener = listener
     self.ownsPath = ownsPath
     self.maxClients = max(1, configuration.maxClients)
+    self.maxFPS = configuration.fps
     self.defaultSubscription = defaultSubscription
     self.logger = logger
     self.onSubscriptionsChanged = onSubscriptionsChanged
