@@ -83,7 +83,7 @@ import Testing
         ),
         ("format=xml\n", "error: unknown format 'xml' (text, waybar, json, raw)"),
         ("bars=0\n", "error: bars must be 1...512, got '0'"),
-        ("volume=11\n", "error: unknown key 'volume' (format, bars)"),
+        ("volume=11\n", "error: unknown key 'volume' (format, bars, fps)"),
       ]
       for (line, reply) in cases {
         let bad = try SocketTestClient(path: daemon.socketPath, send: line)
