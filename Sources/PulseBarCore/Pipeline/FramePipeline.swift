@@ -192,8 +192,8 @@ public final class FramePipeline {
     consumers[index].changed ? consumers[index].renderer.line : nil
   }
 
-  /// Consumer `index`'s current line, changed or not (for a consumer that was just added
-  /// to a delivery); `nil` before its first render.
+  /// Consumer `index`'s current line, changed or not (the socket registry asks for it for a
+  /// subscription that has never had a line); `nil` before its first render.
   public func currentLine(_ index: Int) -> ByteLine? {
     let line = consumers[index].renderer.line
     return line.bytes.isEmpty ? nil : line

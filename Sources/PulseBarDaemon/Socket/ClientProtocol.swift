@@ -14,8 +14,8 @@ package struct ClientProtocol: Sendable {
   package enum State: Equatable, Sendable {
     /// Connected; the subscription line may still come.
     case awaitingSubscription
-    /// Receiving frames of this subscription.
-    case subscribed(Subscription)
+    /// Receiving frames (the subscription itself is in the server's registry, not here).
+    case subscribed
     /// Refused or dropped; the loop closes it.
     case closed
   }
@@ -97,7 +97,7 @@ package struct ClientProtocol: Sendable {
     case .awaitingSubscription:
       guard now >= connectedAt &+ Self.subscriptionTimeout else { return .none }
       if !line.isEmpty { return reject("subscription line not finished within 100 ms") }
-      state = .subscribed(defaultSubscription)
+      state = .subscribed
       return .subscribe(defaultSubscription)
     case .subscribed:
       guard let since = backlogProgressAt, now >= since &+ Self.stuckTimeout else { return .none }
@@ -134,7 +134,7 @@ package struct ClientProtocol: Sendable {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
     switch Subscription.parse(line, base: defaultSubscription, maxFPS: maxFPS) {
     case .success(let subscription):
-      state = .subscribed(subscription)
+      state = .subscribed
       line = []
       return .subscribe(subscription)
     case .failure(let error):
