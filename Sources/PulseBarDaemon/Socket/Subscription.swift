@@ -22,6 +22,8 @@ package struct Subscription: Hashable, Sendable, CustomStringConvertible {
 
   /// Bar counts a client may ask for.
   package static let barRange = 1...512  // as the `bars` config key
+  /// Frame rates a client may ask for (above the daemon's own, it gets the daemon's).
+  package static let fpsRange = 1...240  // as the `fps` config key
 
   /// The subscription line a client sends: `format=<f> bars=<n> fps=<n>`, only the parts given,
   /// and a bare newline (the daemon's default at once, without waiting out the 100 ms) when
@@ -35,9 +37,12 @@ package struct Subscription: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Parses one subscription line (no newline): space-separated `format=`, `bars=` and `fps=`,
-  /// all optional, in any order; what is not given comes from `base`. `fps` may be 1 up to
-  /// `maxFPS` (the daemon's own rate). Returns the error text (without `error: `) for anything
-  /// else.
+  /// all optional, in any order; what is not given comes from `base`. Returns the error text
+  /// (without `error: `) for anything else.
+  ///
+  /// `fps` is 1…240 (the `fps` config key's range); a rate above `maxFPS`, the daemon's own, is
+  /// served at the daemon's rate rather than refused: a client cannot know the daemon's rate,
+  /// and the shipped snippets' `--fps 30` must not kill a bar module whose daemon runs at 24.
   package static func parse(
     _ line: some Collection<UInt8>, base: Subscription, maxFPS: Int = 240
   ) -> Result<Subscription, SubscriptionError> {
@@ -69,9 +74,10 @@ package struct Subscription: Hashable, Sendable, CustomStringConvertible {
         }
         result.bars = bars
       case "fps":
-        guard let fps = Int(value), (1...maxFPS).contains(fps) else {
+        guard let fps = Int(value), fpsRange.contains(fps) else {
           return .failure(
-            SubscriptionError("fps must be 1...\(maxFPS) (the daemon's), got '\(clip(value))'"))
+            SubscriptionError(
+              "fps must be \(fpsRange.lowerBound)...\(fpsRange.upperBound), got '\(clip(value))'"))
         }
         result.fps = fps < maxFPS ? fps : nil
       default:
