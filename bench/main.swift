@@ -1,20 +1,21 @@
 import Glibc
 import PulseBarDaemon
 
-/// `pulsebar-bench [analysis|scene|cava|socket|all]`: the project's benchmarks.
+/// `pulsebar-bench [analysis|scene|cava|socket|waybar|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.
 let benches: [(name: String, run: () -> Void)] = [
   ("analysis", runAnalysisBench),
   ("scene", runSceneBench),
   ("cava", runCavaBench),
   ("socket", runSocketBench),
+  ("waybar", runWaybarBench),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(
-    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n")
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, waybar, all)\n")
   exit(2)
 }
 for bench in selected {
