@@ -4,9 +4,10 @@
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
 # Build-time libraries, the test stack (a private PulseAudio, sox, tmux, systemd
-# tools) and cava for the side-by-side benchmarks.
+# tools; fontconfig and DejaVu for the glyph check, i3blocks for the real-bar test)
+# and cava for the side-by-side benchmarks.
 APT_PACKAGES = libpulse-dev libfftw3-dev libsndfile1-dev pulseaudio pulseaudio-utils \
-	sox tmux systemd cava valgrind
+	sox tmux systemd cava valgrind fontconfig fonts-dejavu-core i3blocks
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib

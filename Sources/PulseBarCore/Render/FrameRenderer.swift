@@ -17,7 +17,7 @@ public struct FrameInfo: Sendable {
 /// Renders frames of one format into a reusable line and tells whether the
 /// line differs from the last one written (only those are written).
 ///
-/// One per distinct (format, bar count) consumer. For `json` the comparison
+/// One per distinct (format, bar count, frame rate) consumer. For `json` the comparison
 /// leaves out `seq` and `time`, which change every frame by definition, so a
 /// still scene writes nothing in every format. `seq` counts the lines this
 /// renderer produced, starting at 1. Confined to the engine thread.
