@@ -41,7 +41,7 @@ package struct ClientProtocol: Sendable {
 
   package private(set) var state = State.awaitingSubscription
   private let defaultSubscription: Subscription
-  /// The daemon's frame rate: the most a client may ask for.
+  /// The daemon's frame rate: a client asking for more gets this (see ``Subscription/parse(_:base:maxFPS:)``).
   private let maxFPS: Int
   private let connectedAt: UInt64
   private var line: [UInt8] = []

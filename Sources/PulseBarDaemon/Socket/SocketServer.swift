@@ -58,7 +58,7 @@ package final class SocketServer: Sendable {
   let listener: FileDescriptor
   let ownsPath: String?
   let maxClients: Int
-  /// The daemon's frame rate, the most a client's `fps=` may ask for.
+  /// The daemon's frame rate at start: a client's `fps=` above it gets this rate.
   let maxFPS: Int
   let defaultSubscription: Subscription
   let logger: Logger
