@@ -16,24 +16,39 @@ let package = Package(
     .systemLibrary(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CLinux"),
-    .target(name: "PulseBarCore", dependencies: ["CFFTW"]),
-    .target(name: "PulseBarAudio", dependencies: ["PulseBarCore", "CPulse", "CSndFile", "CLinux"]),
-    .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
-    .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
+    // The typed POSIX layer every module that does I/O builds on: descriptors, errno, eventfd,
+    // timerfd, signalfd, poll/epoll, sockets, threads, clock, environment, the lock. The core
+    // does no I/O and uses only its lock (the FFTW planner's).
+    .target(name: "PulseBarSystem", dependencies: ["CLinux"]),
+    .target(name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"]),
+    .target(
+      name: "PulseBarAudio",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile"]),
+    .target(
+      name: "PulseBarDaemon",
+      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarCore"]),
+    .executableTarget(
+      name: "pulsebar", dependencies: ["PulseBarDaemon", "PulseBarCore", "PulseBarSystem"]),
     .executableTarget(
       name: "pulsebar-bench",
-      dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW", "AllocationCounter"],
+      dependencies: [
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+        "CFFTW", "AllocationCounter",
+      ],
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     // Not shipped: a private PulseAudio server and child-process helpers for the tests.
-    .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
+    .target(name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
     .testTarget(
-      name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),
+      name: "PulseBarAudioTests",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarDaemonTests",
-      dependencies: ["PulseBarDaemon", "PulseBarTestSupport"]),
+      dependencies: [
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

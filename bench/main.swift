@@ -1,5 +1,8 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarDaemon
+import PulseBarSystem
 
 /// `pulsebar-bench [analysis|scene|cava|socket|waybar|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.

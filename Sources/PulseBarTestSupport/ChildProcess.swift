@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 
 /// A real child process for integration tests: spawned with `posix_spawn`,

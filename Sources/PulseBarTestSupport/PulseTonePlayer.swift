@@ -1,4 +1,4 @@
-import CPulse
+internal import CPulse
 import Glibc
 
 /// A tiny libpulse player for tests: plays a sine into a sink and corks or

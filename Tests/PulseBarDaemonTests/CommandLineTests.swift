@@ -1,4 +1,6 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarTestSupport
 import Testing
 
@@ -119,6 +121,7 @@ import Testing
 
   /// A file libsndfile opens but pulsebar refuses (here a WAV with a header and no frames)
   /// is closed exactly once: valgrind sees no read of freed memory on the way to the error.
+  /// (A sanitized binary cannot run under valgrind; AddressSanitizer checks it there.)
   @Test func refusedFilesAreClosedOnce() throws {
     let noFrames = Self.directory + "/no-frames.wav"
     try Binary.shell(
@@ -126,9 +129,11 @@ import Testing
     let truncated = Self.directory + "/truncated-for-valgrind.wav"
     try Binary.shell("head -c 5000 \(try Self.musicFile()) > \(truncated)")
     for path in [noFrames, truncated] {
-      let child = try ChildProcess(
-        "valgrind",
-        ["-q", "--error-exitcode=99", Binary.path, "--input", "file:\(path)", "--offline"])
+      let arguments = [Binary.path, "--input", "file:\(path)", "--offline"]
+      let child =
+        Binary.sanitizer == nil
+        ? try ChildProcess("valgrind", ["-q", "--error-exitcode=99"] + arguments)
+        : try ChildProcess(Binary.path, Array(arguments.dropFirst()))
       let status = try child.waitForExit(timeout: 60)
       #expect(status == 1, "\(path): \(child.standardError)")
       #expect(!child.standardError.contains("Invalid read"), "\(child.standardError)")
@@ -185,6 +190,18 @@ import Testing
     let result = try Binary.run(["check-config", shipped])
     #expect(result.status == 0)
     #expect(result.lines == ["\(shipped): ok"])
+  }
+
+  /// No config file at the default path means all defaults, for check-config as for run.
+  @Test func checkConfigWithoutAFileSaysDefaultsApply() throws {
+    let home = Self.directory + "/empty-config-home"
+    mkdir(home, 0o700)
+    let result = try Binary.run(["check-config"], environment: ["XDG_CONFIG_HOME": home])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.lines == ["\(home)/pulsebar/config: no such file; all defaults apply"])
+    let named = try Binary.run(["check-config", home + "/missing.conf"])
+    #expect(named.status == 2)
+    #expect(named.error == "pulsebar: \(home)/missing.conf: No such file or directory\n")
   }
 
   @Test func bandsPrintsCutoffs() throws {

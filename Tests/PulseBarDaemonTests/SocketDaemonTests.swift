@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -65,8 +68,11 @@ import Testing
       #expect(alone > 60, "only \(alone) frames in 2 s alone")
       #expect(
         Double(crowded) >= 0.95 * Double(alone), "alone \(alone), beside 20 stalled \(crowded)")
-      #expect(rssFilled - rssBefore < 16_384, "RSS grew \(rssFilled - rssBefore) kB")
-      #expect(rssLater - rssFilled < 1024, "RSS still growing: \(rssFilled) → \(rssLater) kB")
+      // A sanitizer's shadow memory and quarantine make RSS say nothing about our queues.
+      if Binary.sanitizer == nil {
+        #expect(rssFilled - rssBefore < 16_384, "RSS grew \(rssFilled - rssBefore) kB")
+        #expect(rssLater - rssFilled < 1024, "RSS still growing: \(rssFilled) → \(rssLater) kB")
+      }
       _ = stalled
     }
   }

@@ -1,5 +1,7 @@
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon

@@ -1,4 +1,6 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// Raw signed 16-bit little-endian PCM from a FIFO (MPD's `fifo` output, as
 /// cava reads it) or from standard input, at the configured rate and channels.
@@ -24,7 +25,7 @@ package final class RawPCMSource: CaptureSource {
   }
 
   /// Opens the FIFO up front so a missing path fails at start-up with a clear error.
-  package static func openFIFO(_ path: String) throws(AudioFileError) -> Int32 {
+  package static func openFIFO(_ path: String) throws(AudioFileError) -> FileDescriptor {
     var status = stat()
     guard stat(path, &status) == 0 else {
       throw AudioFileError(path: path, message: String(cString: strerror(errno)))
@@ -32,15 +33,15 @@ package final class RawPCMSource: CaptureSource {
     guard (status.st_mode & S_IFMT) == S_IFIFO else {
       throw AudioFileError(path: path, message: "not a FIFO (make one with mkfifo)")
     }
-    let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw AudioFileError(path: path, message: String(cString: strerror(errno)))
+    do {
+      return try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+    } catch {
+      throw AudioFileError(path: path, message: error.description)
     }
-    return descriptor
   }
 
   package func start(into buffer: CaptureBuffer) {
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     let name: String
     switch origin {
     case .fifo(let path):
@@ -51,7 +52,7 @@ package final class RawPCMSource: CaptureSource {
       descriptor = opened
       name = path
     case .standardInput:
-      descriptor = 0
+      descriptor = .standardInput
       name = "stdin"
     }
     let inputChannels = inputChannels
@@ -72,13 +73,17 @@ package final class RawPCMSource: CaptureSource {
       let maximumFrames = bytes.count / bytesPerFrame
       var samples = [Float](repeating: 0, count: maximumFrames * inputChannels)
       var mixed = [Float](repeating: 0, count: maximumFrames * outputChannels)
-      while stopSignal.waitReadable(descriptor) {
-        let count = bytes.withUnsafeMutableBytes { raw in
-          read(descriptor, raw.baseAddress! + pending, raw.count - pending)
+      reading: while stopSignal.waitReadable(descriptor) {
+        let result = bytes.withUnsafeMutableBytes { raw in
+          Result { () throws(Errno) in
+            try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[pending...]))
+          }
         }
-        if count < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          break
+        let count: Int
+        switch result {
+        case .success(let read): count = read
+        case .failure(.wouldBlock): continue
+        case .failure: break reading
         }
         if count == 0 { break }
         pending += count
@@ -102,7 +107,7 @@ package final class RawPCMSource: CaptureSource {
         }
         pending -= used
       }
-      if isFIFO { close(descriptor) }
+      if isFIFO { descriptor.closeQuietly() }
       buffer.updateStatus {
         $0.activity = .none
         $0.endOfStream = true

@@ -1,6 +1,7 @@
 internal import CPulse
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// The libpulse side of ``PulseSource``: one context, at most one record
 /// stream, the sink-input table and the retry timer.

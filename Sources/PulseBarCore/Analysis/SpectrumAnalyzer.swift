@@ -1,9 +1,9 @@
-import CFFTW
+internal import CFFTW
 import Glibc
-import Synchronization
+import PulseBarSystem
 
 /// FFTW's planner is not thread-safe; every plan is made and destroyed under this lock.
-private let fftwPlannerLock = Mutex(())
+private let fftwPlannerLock = Lock(())
 
 /// The shared per-frame analysis: one long and one short real FFT per channel
 /// over the newest audio, their magnitude spectra, frame loudness and onsets.

@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarSystem
 
 /// How `pulsebar run` gets its socket: the listener systemd passes (`LISTEN_FDS`), with or
 /// without `--socket`; else a listener at `--socket`'s path (the configured or default one when

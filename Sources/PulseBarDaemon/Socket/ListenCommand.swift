@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar listen`: reads a running daemon's socket and prints its frames, one per line,
 /// each written (flushed) as it arrives.
@@ -157,17 +158,16 @@ package enum ListenCommand {
     var pending: [UInt8] = []
     var sawFrames = false
     var chunk = [UInt8](repeating: 0, count: 65536)
+    var poll = PollSet()
+    poll.add(socket)
+    poll.add(signals.descriptor)
+    // No events asked: POLLERR arrives when the reader of a stdout pipe goes away.
+    poll.add(.standardOutput, [])
     while true {
-      var descriptors = [
-        pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        // No events asked: POLLERR arrives when the reader of a stdout pipe goes away.
-        pollfd(fd: 1, events: 0, revents: 0),
-      ]
-      if poll(&descriptors, 3, -1) < 0 { continue }
-      if descriptors[1].revents != 0, case .terminate = signals.poll() { return .finished }
-      if descriptors[2].revents & Int16(POLLERR) != 0 { return .finished }
-      guard descriptors[0].revents != 0 else { continue }
+      guard poll.wait(timeoutMilliseconds: -1) > 0 else { continue }
+      if !poll.ready(1).isEmpty, case .terminate = signals.poll() { return .finished }
+      if poll.ready(2).contains(.error) { return .finished }
+      guard !poll.ready(0).isEmpty else { continue }
       let count = chunk.withUnsafeMutableBytes { (try? socket.read(into: $0)) ?? 0 }
       guard count > 0 else { return .disconnected(sawFrames: sawFrames) }
       pending.append(contentsOf: chunk[..<count])
@@ -197,15 +197,14 @@ package enum ListenCommand {
   /// Waits `delay` for a stop signal or a closed stdout.
   private static func wait(_ delay: Duration, signals: SignalReceiver) -> WaitOutcome {
     let deadline = ContinuousClock.now + delay
+    var poll = PollSet()
+    poll.add(signals.descriptor)
+    poll.add(.standardOutput, [])
     while ContinuousClock.now < deadline {
-      var descriptors = [
-        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: 1, events: 0, revents: 0),
-      ]
       let remaining = Int32(clamping: (deadline - ContinuousClock.now).milliseconds)
-      if poll(&descriptors, 2, max(0, remaining)) < 0 { continue }
-      if descriptors[0].revents != 0, case .terminate = signals.poll() { return .finished }
-      if descriptors[1].revents & Int16(POLLERR) != 0 { return .finished }
+      poll.wait(timeoutMilliseconds: max(0, remaining))
+      if !poll.ready(0).isEmpty, case .terminate = signals.poll() { return .finished }
+      if poll.ready(1).contains(.error) { return .finished }
     }
     return .timedOut
   }

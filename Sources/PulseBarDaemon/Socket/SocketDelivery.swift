@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarSystem
 
 /// The engine's side of the socket server: names the registry's subscriptions to the pipeline
 /// as consumers, and publishes each frame's lines into the registry (see the flow at the top
@@ -32,7 +33,7 @@ package final class SocketDelivery: FrameDelivery {
   }
 
   /// Readable when the subscriptions changed; the engine drains it and delivers a frame.
-  package var wakeDescriptor: Int32 { wake.rawValue }
+  package var wakeDescriptor: FileDescriptor? { wake }
 
   package var keysVersion: UInt64 { server.subscriptionsVersion }
 

@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarSystem
 import Synchronization
 
 /// The socket server's event loop: one epoll over the listener, the clients, an eventfd the

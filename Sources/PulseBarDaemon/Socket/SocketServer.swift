@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 import Synchronization
 
 // MARK: - How a frame reaches a socket client
@@ -64,7 +65,7 @@ package final class SocketServer: Sendable {
   let logger: Logger
   let wakeDescriptor: FileDescriptor
   /// The subscription registry: the only record of who gets which lines.
-  let registry: Mutex<SubscriptionRegistry>
+  let registry: Lock<SubscriptionRegistry>
   let onSubscriptionsChanged: (@Sendable () -> Void)?
   let validate: (@Sendable (Subscription) -> String?)?
   /// Counts changes of the registry's set of subscriptions, so the engine checks it each frame
@@ -76,7 +77,7 @@ package final class SocketServer: Sendable {
   /// so a burst of publishes costs one wake-up.
   let wakePending = Atomic<Bool>(false)
   let stopRequested = Atomic<Bool>(false)
-  private let thread = Mutex<PosixThread?>(nil)
+  private let thread = Lock<PosixThread?>(nil)
 
   /// A server on `listener` (bound and listening, non-blocking). `ownsPath` is the socket file
   /// to remove on ``stop()``; `nil` when systemd owns it. `onSubscriptionsChanged` is called
@@ -102,7 +103,7 @@ package final class SocketServer: Sendable {
     } catch {
       fatalError("eventfd: \(error)")
     }
-    registry = Mutex(
+    registry = Lock(
       SubscriptionRegistry(slotCount: configuration.maxClients, queueCapacity: Self.queueCapacity))
   }
 
