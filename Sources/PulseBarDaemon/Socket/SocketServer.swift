@@ -41,6 +41,12 @@ import Synchronization
 //      a client that stops reading loses its oldest lines, then is dropped after 5 s stuck.
 //   5. When a client leaves, `detach(slot:)` forgets its slot; the last client of a subscription
 //      removes its entry and bumps the version, and the engine drops consumers nobody reads.
+//
+// The rendered line of a (format, bars, fps) is its pipeline consumer's line: written once per
+// frame by its renderer, then only read, by stdout, the terminal view and this module alike.
+// The registry copies it (into the entry's latest line and the subscribers' rings) instead of
+// sharing one reference-counted buffer, because those copies go into storage allocated once,
+// and a fresh immutable buffer per frame and subscription would allocate on every frame.
 
 /// Serves rendered frames to any number of Unix-socket clients from one epoll thread.
 ///
