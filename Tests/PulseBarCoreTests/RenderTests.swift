@@ -40,6 +40,24 @@ import Testing
     #expect(bare == "\(MorphGlyph.defaultFrames.last!) ▁▃▅█\n", "bubbles off: no bubble area")
   }
 
+  /// The play/pause glyphs are configurable (`output.morph_glyphs`), for a font that has the
+  /// media symbols DejaVu lacks; any number of frames from pause to play.
+  @Test func morphGlyphsAreConfigurable() throws {
+    let playing = Self.line(.text, bars: [1]) {
+      $0.morphGlyphs = ["⏸", "⏯", "⏵"]
+      $0.bubbleMax = 0
+    }
+    #expect(playing == "⏵ █\n")
+    let stopped = Self.line(.text, bars: [1], activity: .none) {
+      $0.morphGlyphs = ["⏸", "⏵"]
+      $0.bubbleMax = 0
+    }
+    #expect(stopped?.hasPrefix("⏸ ") == true, "\(stopped ?? "nil")")
+    var configuration = Configuration()
+    try ConfigKeys.setting(section: "output", key: "morph_glyphs")!.apply("⏸ ⏯ ⏵", &configuration)
+    #expect(configuration.morphGlyphs == ["⏸", "⏯", "⏵"])
+  }
+
   @Test func rawIsCavaAscii() throws {
     #expect(Self.line(.raw, bars: [0, 0.25, 0.5, 1]) == "0;250;500;1000;\n")
   }
