@@ -5,7 +5,7 @@ import Testing
 /// The playback state machine and the resting bars, at exact audio times.
 @Suite struct ScenePlaybackTests {
   @Test func playsOnTheFirstFrameOfSound() {
-    var machine = PlaybackStateMachine(silenceTimeout: 2)
+    var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0)
     #expect(machine.state == .stopped)
     let changed = machine.advance(to: 0.5, activity: .running, signalPresent: true)
     #expect(changed)
@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func pausesExactlyAfterTheSilenceTimeout() {
-    var machine = PlaybackStateMachine(silenceTimeout: 2)
+    var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0)
     machine.advance(to: 0, activity: .running, signalPresent: true)
     machine.advance(to: 1, activity: .running, signalPresent: true)
     machine.advance(to: 2.999, activity: .running, signalPresent: false)
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func corkedIsPausedAndNoneIsStopped() {
-    var machine = PlaybackStateMachine(silenceTimeout: 2)
+    var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0)
     machine.advance(to: 0, activity: .running, signalPresent: true)
     machine.advance(to: 0.1, activity: .corked, signalPresent: false)
     #expect(machine.state == .paused)
@@ -36,14 +36,22 @@ import Testing
     #expect(machine.state == .stopped)
   }
 
-  @Test func silentStreamsFromTheStartArePaused() {
-    var machine = PlaybackStateMachine(silenceTimeout: 2)
+  /// From `stopped`, a stream that has not played yet counts as paused once it stayed silent
+  /// for the silence timeout (as a playing stream must), not before.
+  @Test func silentStreamsFromTheStartArePausedAfterTheSilenceTimeout() {
+    var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0)
     machine.advance(to: 0, activity: .running, signalPresent: false)
+    #expect(machine.state == .stopped)
+    machine.advance(to: 1.999, activity: .running, signalPresent: false)
+    #expect(machine.state == .stopped)
+    machine.advance(to: 2, activity: .running, signalPresent: false)
     #expect(machine.state == .paused)
   }
 
   @Test func sceneReportsTheMachinesState() {
-    var scene = Scene(configuration: Configuration())
+    var configuration = Configuration()
+    configuration.stateDebounce = 0
+    var scene = Scene(configuration: configuration)
     #expect(scene.state == .stopped)
     scene.advance(to: 0, activity: .running, signalPresent: true, onset: false)
     #expect(scene.state == .playing)
@@ -61,6 +69,7 @@ import Testing
     var configuration = Configuration()
     configuration.restHeights = [0.4, 0.75, 0.55, 0.95]
     configuration.morphDuration = 0.25
+    configuration.stateDebounce = 0
     var scene = Scene(configuration: configuration)
     #expect(scene.restBlend == 1)
     #expect(!scene.isAnimating)

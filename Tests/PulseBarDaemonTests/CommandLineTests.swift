@@ -30,10 +30,16 @@ import Testing
     #expect(options.verbose)
   }
 
+  @Test func listenTakesAFrameRate() throws {
+    let command = try CommandLineParser.parse(["listen", "--format", "waybar", "--fps", "30"])
+    #expect(command == .listen(ListenOptions(format: .waybar, fps: 30)))
+  }
+
   @Test(arguments: [
     (["--frobnicate"], "unknown option '--frobnicate' for run (see pulsebar --help)"),
     (["--bars"], "--bars needs a value"),
     (["listen", "--bars", "0"], "--bars: expected a whole number from 1 to 512, got '0'"),
+    (["listen", "--fps", "0"], "--fps: expected a whole number from 1 to 240, got '0'"),
     (["bands", "--offline"], "unknown option '--offline' for bands (see pulsebar --help)"),
     (["check-config", "a", "b"], "check-config takes at most one FILE"),
     (["run", "extra"], "unexpected argument 'extra' (see pulsebar --help)"),

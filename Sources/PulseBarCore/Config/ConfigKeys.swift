@@ -70,13 +70,16 @@ public enum ConfigKeys {
       "analysis", "onset_threshold", 1...20, \.onsetThreshold,
       "how far above its running mean spectral flux must rise to spawn a bubble"),
     glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
+    glyphs(
+      "output", "morph_glyphs", \.morphGlyphs,
+      "play/pause glyph frames, pause to play (the morph shows the nearest)"),
     integer(
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
     choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
     text(
       "output", "offline_text", \.offlineText,
-      "what `pulsebar listen` prints in text format while the daemon is away"),
+      "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(
@@ -85,6 +88,9 @@ public enum ConfigKeys {
     number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
       "seconds below the noise floor before playing counts as paused"),
+    number(
+      "scene", "state_debounce", 0...5, \.stateDebounce,
+      "seconds a new playback state must hold before it shows (sound starting shows at once)"),
     Setting(
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",

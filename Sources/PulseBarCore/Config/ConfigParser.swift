@@ -27,6 +27,15 @@ public enum ConfigParser {
   public static func parse(_ text: String, file: String, base: Configuration = Configuration())
     throws(ConfigError) -> Configuration
   {
+    try parseListingKeys(text, file: file, base: base).configuration
+  }
+
+  /// Parses as ``parse(_:file:base:)`` and names the keys the file sets (`section.key`, in the
+  /// order they first appear), for a reader that uses only some of them (`pulsebar listen`).
+  public static func parseListingKeys(
+    _ text: String, file: String, base: Configuration = Configuration()
+  ) throws(ConfigError) -> (configuration: Configuration, keys: [String]) {
+    var keys: [String] = []
     var configuration = base
     var section: String?
     var lineNumbers: [String: Int] = [:]
@@ -70,13 +79,15 @@ public enum ConfigParser {
         throw ConfigError(
           file: file, line: lineNumber, message: "\(section).\(key): \(error.message)")
       }
-      lineNumbers["\(section).\(key)"] = lineNumber
+      if lineNumbers.updateValue(lineNumber, forKey: "\(section).\(key)") == nil {
+        keys.append("\(section).\(key)")
+      }
     }
     if let problem = configuration.crossFieldProblem() {
       let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
       throw ConfigError(file: file, line: line, message: problem.message)
     }
-    return configuration
+    return (configuration, keys)
   }
 }
 

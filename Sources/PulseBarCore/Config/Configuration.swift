@@ -51,8 +51,13 @@ public struct Configuration: Sendable, Equatable {
   public var rawMax = 1000
   /// Waybar text markup: `none` or `pango` (bubbles fade through Pango alpha).
   public var markup = Markup.none
-  /// What `pulsebar listen` prints in text format while the daemon is unreachable.
-  public var offlineText = ""
+  /// Play/pause glyph frames from pause to play (the morph picks the nearest).
+  public var morphGlyphs: [String] = MorphGlyph.defaultFrames
+  /// The text `pulsebar listen` shows while the daemon is unreachable, in every format that has
+  /// text (waybar's `text`, the text line, json's `text`). Not empty by default: an empty
+  /// waybar text hides the module (and a bar with nothing else in it), and i3blocks keeps
+  /// showing the last frame. U+2298 ⊘ is in DejaVu Sans and Sans Mono.
+  public var offlineText = "⊘"
 
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.
@@ -63,6 +68,8 @@ public struct Configuration: Sendable, Equatable {
   // MARK: [scene]
   /// Seconds below the noise floor after which a playing stream counts as paused.
   public var silenceTimeout: Double = 2.0
+  /// Seconds a new playback state must hold before it is shown (see ``PlaybackStateMachine``).
+  public var stateDebounce: Double = 0.15
   /// Bar heights while nothing plays (the seed icon's), repeated to the bar count.
   public var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
   /// Seconds the play/pause morph takes.

@@ -1,11 +1,46 @@
-/// A consumer's wish: a line format at a bar count.
+/// A consumer's wish: a line format at a bar count, at most `fps` lines per second.
 public struct ConsumerKey: Hashable, Sendable {
   public var format: OutputFormat
   public var bars: Int
+  /// Lines per second of audio at most; `nil` is every frame (the daemon's fps). Callers
+  /// normalize a rate at or above the daemon's to `nil`, so the two share one renderer.
+  public var fps: Int?
 
-  public init(format: OutputFormat, bars: Int) {
+  public init(format: OutputFormat, bars: Int, fps: Int? = nil) {
     self.format = format
     self.bars = bars
+    self.fps = fps
+  }
+}
+
+/// When a consumer with a lower frame rate renders: at most once per `1/fps` s of pipeline
+/// time, and it keeps the engine ticking while a frame it skipped is not yet rendered (else
+/// a scene that settles on a skipped frame would leave the consumer's last line stale).
+struct FrameRateGate {
+  /// Seconds between two renders; 0 renders every frame.
+  let period: Double
+  /// Half a pipeline frame: frame times are sums of 1/fps, so "due" allows that much early.
+  let slack: Double
+  private var nextDue = -Double.infinity
+  /// A frame was skipped since the last render.
+  private(set) var owesFrame = false
+
+  init(fps: Int?, pipelineFPS: Int) {
+    period = fps.map { 1 / Double($0) } ?? 0
+    slack = 0.5 / Double(pipelineFPS)
+  }
+
+  /// True when the consumer renders the frame at `time`.
+  mutating func admit(at time: Double) -> Bool {
+    guard period > 0 else { return true }
+    guard time + slack >= nextDue else {
+      owesFrame = true
+      return false
+    }
+    // On schedule keeps the cadence exact; after a gap (no frames) the schedule restarts.
+    nextDue = time - nextDue > period ? time + period : nextDue + period
+    owesFrame = false
+    return true
   }
 }
 
@@ -33,8 +68,9 @@ public final class FramePipeline {
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
   private var displayBars: [UnsafeMutableBufferPointer<Float>] = []
-  private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, changed: Bool)] =
-    []
+  private var consumers:
+    [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, gate: FrameRateGate, changed: Bool)] =
+      []
   /// The one silence rule: a frame whose peak is below this (the configured
   /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
   /// holds still on it and the playback state counts it toward `paused`, so dither
@@ -65,7 +101,8 @@ public final class FramePipeline {
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
-    consumers.append((key, layout, renderer, false))
+    let gate = FrameRateGate(fps: key.fps, pipelineFPS: configuration.fps)
+    consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
   }
 
@@ -147,6 +184,10 @@ public final class FramePipeline {
   /// before the deliveries read ``changedLine(_:)``).
   public func renderConsumers(info: FrameInfo) {
     for index in consumers.indices {
+      guard consumers[index].gate.admit(at: time) else {
+        consumers[index].changed = false
+        continue
+      }
       let consumer = consumers[index]
       let bars = UnsafeBufferPointer(displayBars[consumer.layout])
       consumers[index].changed = consumer.renderer.render(scene: scene, bars: bars, info: info)
@@ -158,8 +199,8 @@ public final class FramePipeline {
     consumers[index].changed ? consumers[index].renderer.line : nil
   }
 
-  /// Consumer `index`'s current line, changed or not (for a consumer that was just added
-  /// to a delivery); `nil` before its first render.
+  /// Consumer `index`'s current line, changed or not (the socket registry asks for it for a
+  /// subscription that has never had a line); `nil` before its first render.
   public func currentLine(_ index: Int) -> ByteLine? {
     let line = consumers[index].renderer.line
     return line.bytes.isEmpty ? nil : line
@@ -184,6 +225,9 @@ public final class FramePipeline {
   /// Forgets the history after a stream switch (sink change, reconnect).
   public func resetAudio() { analyzer.reset() }
 
-  /// True while the picture still changes with no new audio.
-  public var isAnimating: Bool { scene.isAnimating }
+  /// True while the picture still changes with no new audio, or a consumer with a lower frame
+  /// rate skipped a frame it has not caught up with.
+  public var isAnimating: Bool {
+    scene.isAnimating || consumers.contains { $0.gate.owesFrame }
+  }
 }

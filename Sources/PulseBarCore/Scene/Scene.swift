@@ -13,7 +13,8 @@ public struct Scene: Sendable {
   public private(set) var time: Double = 0
 
   public init(configuration: Configuration) {
-    machine = PlaybackStateMachine(silenceTimeout: configuration.silenceTimeout)
+    machine = PlaybackStateMachine(
+      silenceTimeout: configuration.silenceTimeout, debounce: configuration.stateDebounce)
     morphAnimation = EasedValue(value: 0, duration: configuration.morphDuration)
     restAnimation = EasedValue(value: 1, duration: configuration.morphDuration)
     bubbleSystem = BubbleSystem(configuration: configuration)
@@ -48,9 +49,11 @@ public struct Scene: Sendable {
     bubbleSystem.advance(to: time, spawn: onset && playing)
   }
 
-  /// True while something still moves without new audio (morph, bubbles, bars settling).
+  /// True while something still moves without new audio (morph, bubbles, bars settling), or
+  /// a playback state waits out its debounce (it will change the picture when it lands).
   public var isAnimating: Bool {
     morphAnimation.isMoving || restAnimation.isMoving || !bubbleSystem.bubbles.isEmpty
+      || machine.isSettling
   }
 
   /// The seed's two quads for morph value `value` in a unit box (x right, y down).

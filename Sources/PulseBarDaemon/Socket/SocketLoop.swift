@@ -14,8 +14,6 @@ final class SocketLoop {
     var generation: UInt64
     var session: ClientProtocol
     var interest: Epoll.Events
-    /// The subscription registered with the server, if any.
-    var attached: Subscription?
     /// Bytes of the outbox's first line already written.
     var offset = 0
   }
@@ -140,7 +138,8 @@ final class SocketLoop {
       connections[slot] = Connection(
         descriptor: client, generation: generation,
         session: ClientProtocol(
-          defaultSubscription: server.defaultSubscription, connectedAt: monotonicNanoseconds()),
+          defaultSubscription: server.defaultSubscription, maxFPS: server.maxFPS,
+          connectedAt: monotonicNanoseconds()),
         interest: interest)
       activeCount += 1
       server.connectedClients.add(1, ordering: .relaxed)
@@ -189,7 +188,6 @@ final class SocketLoop {
         apply(.reject("error: \(problem)\n"), slot)
         return
       }
-      connections[slot]!.attached = subscription
       server.attach(slot: slot, to: subscription)
       flush(slot)
     case .reject(let line):
@@ -209,13 +207,11 @@ final class SocketLoop {
   /// Moves every idle subscribed client's inbox into its outbox and writes.
   private func deliverQueuedLines() {
     refilled.removeAll(keepingCapacity: true)
-    server.shared.withLock { state in
+    server.registry.withLock { registry in
       for slot in connections.indices {
-        guard let connection = connections[slot], connection.attached != nil,
-          !connection.interest.contains(.writable), outboxes[slot].isEmpty,
-          !state.inboxes[slot].lines.isEmpty
+        guard let connection = connections[slot], !connection.interest.contains(.writable),
+          outboxes[slot].isEmpty, registry.takeLines(slot: slot, into: &outboxes[slot])
         else { continue }
-        swap(&state.inboxes[slot].lines, &outboxes[slot])
         refilled.append(slot)
       }
     }
@@ -254,11 +250,7 @@ final class SocketLoop {
         }
       }
       guard refill else { break }
-      let more = server.shared.withLock { state -> Bool in
-        guard !state.inboxes[slot].lines.isEmpty else { return false }
-        swap(&state.inboxes[slot].lines, &outboxes[slot])
-        return true
-      }
+      let more = server.registry.withLock { $0.takeLines(slot: slot, into: &outboxes[slot]) }
       if !more { break }
     }
     connection.session.drained()
@@ -330,7 +322,7 @@ final class SocketLoop {
   private func forget(_ slot: Int) {
     guard let connection = connections[slot] else { return }
     epoll.remove(connection.descriptor)
-    if connection.attached != nil { server.detach(slot: slot) }
+    server.detach(slot: slot)
     outboxes[slot].removeAll()
     connections[slot] = nil
     activeCount -= 1
