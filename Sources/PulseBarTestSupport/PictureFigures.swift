@@ -5,23 +5,23 @@
 /// Heights are 0...1 (cava's raw 0…1000 divided by 1000). A bar is **pinned** at
 /// 0.99 or more (the top glyph, and raw 990 of 1000 and up) and **at the floor**
 /// below 0.01 (raw under 10: nothing drawn).
-public struct PictureFigures: Sendable {
-  public static let pinnedLevel: Float = 0.99
-  public static let floorLevel: Float = 0.01
+package struct PictureFigures: Sendable {
+  package static let pinnedLevel: Float = 0.99
+  package static let floorLevel: Float = 0.01
 
   /// The longest time any one bar stayed pinned without a break, in seconds.
-  public var longestPinnedSeconds = 0.0
+  package var longestPinnedSeconds = 0.0
   /// Share of bar samples pinned, 0...1.
-  public var pinnedShare = 0.0
+  package var pinnedShare = 0.0
   /// Share of bar samples at the floor, 0...1.
-  public var floorShare = 0.0
+  package var floorShare = 0.0
   /// Mean height over all bar samples.
-  public var meanHeight = 0.0
+  package var meanHeight = 0.0
   /// Mean absolute change of a bar from one frame to the next.
-  public var motion = 0.0
+  package var motion = 0.0
 
   /// Figures over `frames` (each frame the same number of bars) at `fps` frames a second.
-  public init(frames: [[Float]], fps: Double) {
+  package init(frames: [[Float]], fps: Double) {
     guard let bars = frames.first?.count, bars > 0 else { return }
     var runs = [Int](repeating: 0, count: bars)
     var longest = 0

@@ -5,17 +5,17 @@ import Glibc
 /// tests and `pulsebar-bench picture` use the same signals, so their figures agree.
 ///
 /// Everything is deterministic: a fixed linear congruential generator makes the noise.
-public enum PictureSignals {
-  public static let sampleRate = 44100
+package enum PictureSignals {
+  package static let sampleRate = 44100
   /// One step of 16-bit audio.
-  public static let lsb: Float = 1.0 / 32768
+  package static let lsb: Float = 1.0 / 32768
 
   /// A music-like recording: kick, snare and hats, a plucked bass line, chords
   /// with harmonics and a lead line, 120 bpm, in 4-second sections whose level
   /// moves (verse, chorus, a break, a loud end) as a mastered track's does;
   /// loudest peaks near −1 dBFS. Its long-term spectrum falls about 4–6 dB per
   /// octave above 500 Hz, as pop music's does.
-  public static func music(seconds: Double) -> [Float] {
+  package static func music(seconds: Double) -> [Float] {
     let frames = Int(seconds * Double(sampleRate))
     var samples = [Float](repeating: 0, count: frames * 2)
     var noise = NoiseSource(seed: 7)
@@ -83,23 +83,23 @@ public enum PictureSignals {
 
   /// A whole track as a player hands it over: half a second of ±1 LSB dither, a
   /// one-second quiet intro (−49 dBFS), then `seconds` of the music.
-  public static func recording(seconds: Double) -> [Float] {
+  package static func recording(seconds: Double) -> [Float] {
     noise(seconds: 0.5, peak: lsb) + quietIntro(intro: 1, music: seconds)
   }
 
   /// Noise uniformly spread over `±peak`, with the given seed.
-  public static func noise(seconds: Double, peak: Float, seed: UInt32 = 3) -> [Float] {
+  package static func noise(seconds: Double, peak: Float, seed: UInt32 = 3) -> [Float] {
     var source = NoiseSource(seed: seed)
     return (0..<(Int(seconds * Double(sampleRate)) * 2)).map { _ in source.next() * peak }
   }
 
   /// ±1 LSB dither (what PipeWire turns 16-bit silence into), then the music.
-  public static func ditherThenMusic(silence: Double, music seconds: Double) -> [Float] {
+  package static func ditherThenMusic(silence: Double, music seconds: Double) -> [Float] {
     noise(seconds: silence, peak: lsb) + music(seconds: seconds)
   }
 
   /// Noise at −89 dBFS RMS whose peaks reach at most 4 LSB.
-  public static func quietNoise(seconds: Double) -> [Float] {
+  package static func quietNoise(seconds: Double) -> [Float] {
     var source = NoiseSource(seed: 11)
     let rms = powf(10, -89 / 20)
     // Three uniform draws sum to a bell of variance 1 (each has variance ⅓), limited to ±√3.
@@ -110,14 +110,14 @@ public enum PictureSignals {
   }
 
   /// The music `decibels` down for `before` seconds, then at full level.
-  public static func levelStep(decibels: Float, before: Double, after: Double) -> [Float] {
+  package static func levelStep(decibels: Float, before: Double, after: Double) -> [Float] {
     let quiet = music(seconds: before).map { $0 * powf(10, decibels / 20) }
     let loud = Array(music(seconds: before + after).dropFirst(quiet.count))
     return quiet + loud
   }
 
   /// A quiet intro (soft chords peaking near −49 dBFS) for `intro` seconds, then the music.
-  public static func quietIntro(intro: Double, music seconds: Double) -> [Float] {
+  package static func quietIntro(intro: Double, music seconds: Double) -> [Float] {
     let frames = Int(intro * Double(sampleRate))
     var samples = [Float](repeating: 0, count: frames * 2)
     let amplitude = powf(10, -49 / 20) / 3
@@ -133,7 +133,7 @@ public enum PictureSignals {
 
   /// cava's core test: a sine at `left` Hz in the left channel and `right` Hz in the
   /// right, both at 20000 of 32768 (cava's amplitude).
-  public static func tones(left: Float, right: Float, seconds: Double) -> [Float] {
+  package static func tones(left: Float, right: Float, seconds: Double) -> [Float] {
     let frames = Int(seconds * Double(sampleRate))
     var samples = [Float](repeating: 0, count: frames * 2)
     let amplitude: Float = 20000 / 32768

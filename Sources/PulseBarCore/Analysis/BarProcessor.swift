@@ -18,15 +18,15 @@ import Glibc
 /// One per distinct layout (bar count and channels); all layouts read the same
 /// ``SpectrumAnalyzer``. Heights run left channel low→high, then right.
 /// Buffers are allocated once; `process` allocates nothing.
-public final class BarProcessor {
-  public let layout: BandLayout
-  public let channels: Int
+package final class BarProcessor {
+  package let layout: BandLayout
+  package let channels: Int
   /// Bars drawn in all (`layout.barsPerChannel × channels`).
-  public var barCount: Int { layout.barsPerChannel * channels }
+  package var barCount: Int { layout.barsPerChannel * channels }
   /// The heights of the last processed frame.
-  public var heights: UnsafeBufferPointer<Float> { UnsafeBufferPointer(output) }
+  package var heights: UnsafeBufferPointer<Float> { UnsafeBufferPointer(output) }
   /// The gain of the last processed frame (heights per unit of level).
-  public var gain: Float { automaticGain?.gain ?? fixedGain }
+  package var gain: Float { automaticGain?.gain ?? fixedGain }
 
   private let output: UnsafeMutableBufferPointer<Float>
   private let peak: UnsafeMutableBufferPointer<Float>
@@ -54,7 +54,7 @@ public final class BarProcessor {
   static let baseGain: Float = 1 / powf(0.25, exponent)
 
   /// Makes a processor for `totalBars` bars over `channels` channels.
-  public init(
+  package init(
     totalBars: Int, channels: Int, configuration: Configuration, sizes: TransformSizes
   ) throws(LayoutError) {
     guard totalBars % channels == 0 else {
@@ -92,7 +92,7 @@ public final class BarProcessor {
 
   /// Bands the analyser's current spectra, smooths them and applies the gain into
   /// `heights`. On `silent` frames (peak below the noise floor) the gain does not grow.
-  public func process(_ analyzer: SpectrumAnalyzer, silent: Bool) {
+  package func process(_ analyzer: SpectrumAnalyzer, silent: Bool) {
     let bars = layout.barsPerChannel
     // cava's fall-off tuned at 60 fps, scaled to the frame rate.
     let gravity = powf(frameScale, 2.5) * 2 / max(noiseReduction, 0.01)

@@ -1,25 +1,25 @@
 /// One config key: where it lives, how to read a value, how to print the current one.
-public struct Setting: Sendable {
-  public var section: String
-  public var key: String
+package struct Setting: Sendable {
+  package var section: String
+  package var key: String
   /// One line of why, as `config/pulsebar.conf` shows it.
-  public var help: String
+  package var help: String
   package let apply: @Sendable (String, inout Configuration) throws(ValueError) -> Void
   /// The value as the config file spells it.
-  public let render: @Sendable (Configuration) -> String
+  package let render: @Sendable (Configuration) -> String
 }
 
 /// Every key pulsebar's config knows, section by section.
-public enum ConfigKeys {
-  public static let sections = [
+package enum ConfigKeys {
+  package static let sections = [
     "general", "input", "analysis", "output", "socket", "scene", "bubbles",
   ]
 
-  public static func setting(section: String, key: String) -> Setting? {
+  package static func setting(section: String, key: String) -> Setting? {
     all.first { $0.section == section && $0.key == key }
   }
 
-  public static let all: [Setting] = [
+  package static let all: [Setting] = [
     integer("general", "bars", 1...512, \.bars, "bars drawn in all; in stereo half per channel"),
     integer("general", "fps", 1...240, \.fps, "frames per second of audio"),
     choice("general", "channels", \.channels, "mono downmix, or left and right apart"),

@@ -1,12 +1,12 @@
 /// A consumer's wish: a line format at a bar count, at most `fps` lines per second.
-public struct ConsumerKey: Hashable, Sendable {
-  public var format: OutputFormat
-  public var bars: Int
+package struct ConsumerKey: Hashable, Sendable {
+  package var format: OutputFormat
+  package var bars: Int
   /// Lines per second of audio at most; `nil` is every frame (the daemon's fps). Callers
   /// normalize a rate at or above the daemon's to `nil`, so the two share one renderer.
-  public var fps: Int?
+  package var fps: Int?
 
-  public init(format: OutputFormat, bars: Int, fps: Int? = nil) {
+  package init(format: OutputFormat, bars: Int, fps: Int? = nil) {
     self.format = format
     self.bars = bars
     self.fps = fps
@@ -51,19 +51,19 @@ struct FrameRateGate {
 /// audio time, injected by the caller: `advance(audio:…)` moves it by one
 /// frame of audio, `advanceWithoutAudio(by:…)` by what the caller's clock says
 /// while no audio arrives (animations still in flight). Confined to one thread.
-public final class FramePipeline {
-  public let configuration: Configuration
-  public let sampleRate: Int
+package final class FramePipeline {
+  package let configuration: Configuration
+  package let sampleRate: Int
   /// Sample frames (per channel) in one frame of output: `sampleRate / fps`.
-  public let hopFrames: Int
-  public let analyzer: SpectrumAnalyzer
-  public private(set) var scene: Scene
+  package let hopFrames: Int
+  package let analyzer: SpectrumAnalyzer
+  package private(set) var scene: Scene
   /// Seconds of audio since the start.
-  public private(set) var time: Double = 0
+  package private(set) var time: Double = 0
   /// Frames produced.
-  public private(set) var frameCount: UInt64 = 0
+  package private(set) var frameCount: UInt64 = 0
   /// True when the last frame's peak reached the noise floor (``silenceLevel``).
-  public private(set) var signalPresent = false
+  package private(set) var signalPresent = false
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
@@ -75,9 +75,9 @@ public final class FramePipeline {
   /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
   /// holds still on it and the playback state counts it toward `paused`, so dither
   /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
-  public let silenceLevel: Float
+  package let silenceLevel: Float
 
-  public init(configuration: Configuration, sampleRate: Int) {
+  package init(configuration: Configuration, sampleRate: Int) {
     self.configuration = configuration
     self.sampleRate = sampleRate
     hopFrames = max(1, sampleRate / configuration.fps)
@@ -96,7 +96,7 @@ public final class FramePipeline {
 
   /// Registers a consumer (idempotent) and returns its index for ``line(of:)``.
   @discardableResult
-  public func addConsumer(_ key: ConsumerKey) throws(LayoutError) -> Int {
+  package func addConsumer(_ key: ConsumerKey) throws(LayoutError) -> Int {
     if let index = consumers.firstIndex(where: { $0.key == key }) { return index }
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
@@ -107,7 +107,7 @@ public final class FramePipeline {
   }
 
   /// Keeps only the consumers in `keys` (plus none else); layouts nobody reads are dropped.
-  public func retainConsumers(_ keys: Set<ConsumerKey>) {
+  package func retainConsumers(_ keys: Set<ConsumerKey>) {
     consumers.removeAll { !keys.contains($0.key) }
     let used = Set(consumers.map(\.layout))
     guard used.count < layouts.count else { return }
@@ -129,7 +129,7 @@ public final class FramePipeline {
   }
 
   /// The index of the consumer for `key`, if registered.
-  public func consumerIndex(of key: ConsumerKey) -> Int? {
+  package func consumerIndex(of key: ConsumerKey) -> Int? {
     consumers.firstIndex { $0.key == key }
   }
 
@@ -152,7 +152,7 @@ public final class FramePipeline {
 
   /// Consumes one frame of interleaved audio (`hopFrames × channels` samples, or
   /// more when audio arrived late: all of it enters the history, one frame comes out).
-  public func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
+  package func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
     analyzer.startFrame()
     analyzer.push(interleaved: audio)
     analyzer.analyze()
@@ -166,7 +166,7 @@ public final class FramePipeline {
 
   /// Moves time on by `seconds` with no audio (the stream is corked or gone):
   /// the scene animates toward rest; the analyser keeps its last spectra.
-  public func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
+  package func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
     time += seconds
     signalPresent = false
     scene.advance(to: time, activity: activity, signalPresent: false, onset: false)
@@ -182,7 +182,7 @@ public final class FramePipeline {
 
   /// Renders every consumer once for this frame (the engine calls it once per frame,
   /// before the deliveries read ``changedLine(_:)``).
-  public func renderConsumers(info: FrameInfo) {
+  package func renderConsumers(info: FrameInfo) {
     for index in consumers.indices {
       guard consumers[index].gate.admit(at: time) else {
         consumers[index].changed = false
@@ -195,39 +195,39 @@ public final class FramePipeline {
   }
 
   /// Consumer `index`'s line if the last ``renderConsumers(info:)`` changed it, else `nil`.
-  public func changedLine(_ index: Int) -> ByteLine? {
+  package func changedLine(_ index: Int) -> ByteLine? {
     consumers[index].changed ? consumers[index].renderer.line : nil
   }
 
   /// Consumer `index`'s current line, changed or not (the socket registry asks for it for a
   /// subscription that has never had a line); `nil` before its first render.
-  public func currentLine(_ index: Int) -> ByteLine? {
+  package func currentLine(_ index: Int) -> ByteLine? {
     let line = consumers[index].renderer.line
     return line.bytes.isEmpty ? nil : line
   }
 
   /// The bars drawn for `bars` (the display buffer of that layout), if registered.
-  public func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+  package func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
     guard let index = layouts.firstIndex(where: { $0.barCount == bars }) else { return nil }
     return UnsafeBufferPointer(displayBars[index])
   }
 
   /// The analyser's bars for `bars` before the scene blends in rest heights, if registered.
-  public func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+  package func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
     barProcessor(count: bars)?.heights
   }
 
   /// The processor of the layout with `bars` bars, if registered.
-  public func barProcessor(count bars: Int) -> BarProcessor? {
+  package func barProcessor(count bars: Int) -> BarProcessor? {
     layouts.first { $0.barCount == bars }
   }
 
   /// Forgets the history after a stream switch (sink change, reconnect).
-  public func resetAudio() { analyzer.reset() }
+  package func resetAudio() { analyzer.reset() }
 
   /// True while the picture still changes with no new audio, or a consumer with a lower frame
   /// rate skipped a frame it has not caught up with.
-  public var isAnimating: Bool {
+  package var isAnimating: Bool {
     scene.isAnimating || consumers.contains { $0.gate.owesFrame }
   }
 }

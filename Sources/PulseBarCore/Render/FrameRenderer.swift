@@ -1,13 +1,13 @@
 /// What a frame says besides the scene and the bars.
-public struct FrameInfo: Sendable {
+package struct FrameInfo: Sendable {
   /// Seconds of audio since the start.
-  public var time: Double
+  package var time: Double
   /// The source being visualized (a PulseAudio source name, a file path).
-  public var source: String
+  package var source: String
   /// Connected to the audio server (always true for files).
-  public var connected: Bool
+  package var connected: Bool
 
-  public init(time: Double, source: String, connected: Bool) {
+  package init(time: Double, source: String, connected: Bool) {
     self.time = time
     self.source = source
     self.connected = connected
@@ -21,10 +21,10 @@ public struct FrameInfo: Sendable {
 /// leaves out `seq` and `time`, which change every frame by definition, so a
 /// still scene writes nothing in every format. `seq` counts the lines this
 /// renderer produced, starting at 1. Confined to the engine thread.
-public final class FrameRenderer {
-  public let format: OutputFormat
+package final class FrameRenderer {
+  package let format: OutputFormat
   /// The line to write, `\n`-terminated, valid after `render` returned true.
-  public private(set) var line = ByteLine(capacity: 1024)
+  package private(set) var line = ByteLine(capacity: 1024)
   private var body = ByteLine(capacity: 1024)
   private var previousBody = ByteLine(capacity: 1024)
   private var hasPrevious = false
@@ -47,7 +47,7 @@ public final class FrameRenderer {
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
 
-  public init(format: OutputFormat, configuration: Configuration) {
+  package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
     plainGlyphs = TextGlyphs(configuration, encoding: .plain)
     jsonGlyphs = TextGlyphs(configuration, encoding: .json)
@@ -61,13 +61,13 @@ public final class FrameRenderer {
   /// written: waybar redraws the module for every line, and a percentage-only line (30 % of
   /// them before) shows nothing new unless the module maps `percentage` to format icons,
   /// where 5 points is finer than any icon set.
-  public static let percentageStep = 5
+  package static let percentageStep = 5
 
   /// Forgets the last line, so the next render is written even if unchanged (a new consumer).
-  public func forgetPrevious() { hasPrevious = false }
+  package func forgetPrevious() { hasPrevious = false }
 
   /// Renders the frame; returns true when `line` holds a line that differs from the last one.
-  public func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
+  package func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
     -> Bool
   {
     if info.source != sourceName {
@@ -162,7 +162,7 @@ public final class FrameRenderer {
 
   /// What fills the free bubble cells: U+2007 FIGURE SPACE. One cell wide (as every default
   /// bubble glyph), in DejaVu Sans and Sans Mono, and not whitespace to a bar that trims lines.
-  public static let bubblePadding: StaticString = "\u{2007}"
+  package static let bubblePadding: StaticString = "\u{2007}"
 
   /// cava's raw ASCII: stereo mirrors the left channel (high→low) against the right (low→high).
   private func appendRaw(bars: UnsafeBufferPointer<Float>, into body: inout ByteLine) {
@@ -177,7 +177,7 @@ public final class FrameRenderer {
   }
 
   /// Set by the engine for stereo layouts: the raw format mirrors the left half.
-  public var mirrored = false
+  package var mirrored = false
 
   private func appendWaybar(
     scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,

@@ -6,13 +6,13 @@
 /// one cell wide. The Unicode media glyphs ⏸ (U+23F8) and ⏯ (U+23EF) are not in DejaVu:
 /// Waybar drew them as a hex box and polybar dropped them. A font that has them can still be
 /// used through `output.morph_glyphs`.
-public enum MorphGlyph {
+package enum MorphGlyph {
   /// Default glyph frames from pause (morph 0) to play (morph 1).
-  public static let defaultFrames: [String] = ["‖", "▮", "▷", "▶"]
+  package static let defaultFrames: [String] = ["‖", "▮", "▷", "▶"]
 
   /// Index into `frames` glyphs for a morph value in 0...1: the nearest frame, so 0 and 1
   /// are the pure pause and play glyphs and the in-between frames share the middle.
-  public static func frameIndex(for morph: Float, frames: Int = defaultFrames.count) -> Int {
+  package static func frameIndex(for morph: Float, frames: Int = defaultFrames.count) -> Int {
     let last = max(0, frames - 1)
     let scaled = (min(1, max(0, morph)) * Float(last)).rounded()
     return Int(scaled)

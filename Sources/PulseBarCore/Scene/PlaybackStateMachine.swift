@@ -22,30 +22,30 @@
 ///
 /// So no `paused` appears between `stopped` and `playing` on a new stream, a sink switch or a
 /// server restart, and a state that changes for less than the debounce is not published.
-public struct PlaybackStateMachine: Sendable, Equatable {
+package struct PlaybackStateMachine: Sendable, Equatable {
   /// The published state after the last ``advance(to:activity:signalPresent:)``.
-  public private(set) var state: PlaybackState = .stopped
+  package private(set) var state: PlaybackState = .stopped
   /// Seconds of silence after which running streams count as paused.
-  public let silenceTimeout: Double
+  package let silenceTimeout: Double
   /// Seconds a new state must hold before it is published.
-  public let debounce: Double
+  package let debounce: Double
   private var lastSignalTime: Double?
   /// The candidate that differs from `state`, if any, and the audio time it began.
   private var pendingState: PlaybackState?
   private var pendingSince: Double = 0
 
-  public init(silenceTimeout: Double, debounce: Double) {
+  package init(silenceTimeout: Double, debounce: Double) {
     self.silenceTimeout = silenceTimeout
     self.debounce = debounce
   }
 
   /// True while a candidate state waits out its hold: the state may change with no new audio,
   /// so whoever drives the machine must keep stepping it.
-  public var isSettling: Bool { pendingState != nil }
+  package var isSettling: Bool { pendingState != nil }
 
   /// Steps to audio time `time`; returns true when the published state changed.
   @discardableResult
-  public mutating func advance(
+  package mutating func advance(
     to time: Double, activity: StreamActivity, signalPresent: Bool
   ) -> Bool {
     let previous = state

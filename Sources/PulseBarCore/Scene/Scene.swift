@@ -3,16 +3,16 @@
 ///
 /// A value type driven by audio time (`advance(to:…)`), never the wall clock, so tests
 /// step it exactly. Nothing in `advance` or `composeBars` allocates.
-public struct Scene: Sendable {
+package struct Scene: Sendable {
   private var machine: PlaybackStateMachine
   private var morphAnimation: EasedValue
   private var restAnimation: EasedValue
   private var bubbleSystem: BubbleSystem
   private let restHeights: [Float]
   /// Audio time of the last ``advance(to:activity:signalPresent:onset:)``.
-  public private(set) var time: Double = 0
+  package private(set) var time: Double = 0
 
-  public init(configuration: Configuration) {
+  package init(configuration: Configuration) {
     machine = PlaybackStateMachine(
       silenceTimeout: configuration.silenceTimeout, debounce: configuration.stateDebounce)
     morphAnimation = EasedValue(value: 0, duration: configuration.morphDuration)
@@ -22,13 +22,13 @@ public struct Scene: Sendable {
   }
 
   /// `playing`, `paused` or `stopped` (see ``PlaybackStateMachine``).
-  public var state: PlaybackState { machine.state }
+  package var state: PlaybackState { machine.state }
   /// 0 = pause bars, 1 = play triangle.
-  public var morph: Float { morphAnimation.value }
+  package var morph: Float { morphAnimation.value }
   /// Live bubbles, oldest first.
-  public var bubbles: [Bubble] { bubbleSystem.bubbles }
+  package var bubbles: [Bubble] { bubbleSystem.bubbles }
   /// 0 = bars follow the analyser, 1 = bars stand at the rest heights.
-  public var restBlend: Float { restAnimation.value }
+  package var restBlend: Float { restAnimation.value }
 
   /// Steps the scene to audio time `time` (seconds since start).
   ///
@@ -36,7 +36,7 @@ public struct Scene: Sendable {
   /// peak reached the noise floor, `onset` when the analyser saw a peak (it spawns a
   /// bubble while playing). The rest heights fade out over the morph duration when
   /// `playing` starts and back in when it ends (see ``composeBars(live:into:)``).
-  public mutating func advance(
+  package mutating func advance(
     to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool
   ) {
     self.time = time
@@ -51,18 +51,18 @@ public struct Scene: Sendable {
 
   /// True while something still moves without new audio (morph, bubbles, bars settling), or
   /// a playback state waits out its debounce (it will change the picture when it lands).
-  public var isAnimating: Bool {
+  package var isAnimating: Bool {
     morphAnimation.isMoving || restAnimation.isMoving || !bubbleSystem.bubbles.isEmpty
       || machine.isSettling
   }
 
   /// The seed's two quads for morph value `value` in a unit box (x right, y down).
-  public static func morphShape(_ value: Float) -> MorphShape {
+  package static func morphShape(_ value: Float) -> MorphShape {
     MorphShape(value: value)
   }
 
   /// The two quads for the current morph value in a unit box.
-  public var morphShape: MorphShape { MorphShape(value: morph) }
+  package var morphShape: MorphShape { MorphShape(value: morph) }
 
   /// Writes the bars to draw: live heights crossfaded with the rest heights (repeated to
   /// the bar count) by ``restBlend``. Bars past the end of `live` count as 0.
@@ -77,7 +77,7 @@ public struct Scene: Sendable {
   ///
   /// The two agree whenever the blend is 0 or 1; only a state flip in mid-fade
   /// switches rule while both still show.
-  public func composeBars(
+  package func composeBars(
     live: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) {
     let blend = restBlend
