@@ -112,6 +112,14 @@ package enum UnixSocket {
 }
 
 extension FileDescriptor {
+  /// Sends some of `bytes` on a connected socket with `MSG_NOSIGNAL`: a vanished peer is
+  /// EPIPE even where SIGPIPE is not ignored. EINTR is retried.
+  package func send(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno(retryOnInterrupt: true) {
+      Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    }.get()
+  }
+
   /// Accepts one connection as a non-blocking, close-on-exec descriptor; `nil` when none waits.
   ///
   /// `accept` then `fcntl` rather than `accept4`, which Glibc declares only under _GNU_SOURCE;

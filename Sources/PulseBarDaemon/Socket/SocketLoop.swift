@@ -261,21 +261,15 @@ final class SocketLoop {
   private func writeSome(
     _ descriptor: FileDescriptor, _ line: UnsafeRawBufferPointer, from offset: Int
   ) -> Result<Int, Errno> {
-    // send with MSG_NOSIGNAL: a vanished client is EPIPE even where SIGPIPE is not ignored.
-    valueOrErrno(retryOnInterrupt: true) {
-      send(
-        descriptor.rawValue, line.baseAddress! + offset, line.count - offset, Int32(MSG_NOSIGNAL))
+    Result { () throws(Errno) in
+      try descriptor.send(UnsafeRawBufferPointer(rebasing: line[offset...]))
     }
   }
 
   /// Writes a last line (an error) without blocking, then closes so the peer reads it and EOF.
   private func sendFinal(_ descriptor: FileDescriptor, _ line: String) {
     var line = line
-    _ = line.withUTF8 { bytes in
-      valueOrErrno(retryOnInterrupt: true) {
-        send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-      }
-    }
+    _ = line.withUTF8 { bytes in try? descriptor.send(UnsafeRawBufferPointer(bytes)) }
     descriptor.shutdownWrite()
     // Unread input at close can turn into a reset on some stacks; read a little of it away.
     for _ in 0..<4 {
