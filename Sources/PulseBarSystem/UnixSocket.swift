@@ -75,10 +75,17 @@ package enum UnixSocket {
   /// The default socket path: `$XDG_RUNTIME_DIR/pulsebar.sock`, else `/run/user/UID/pulsebar.sock`.
   package static func defaultPath(configured: String) -> String {
     if !configured.isEmpty { return configured }
-    if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
-      return String(cString: runtime) + "/pulsebar.sock"
-    }
+    if let runtime = environment("XDG_RUNTIME_DIR") { return runtime + "/pulsebar.sock" }
     return "/run/user/\(getuid())/pulsebar.sock"
+  }
+
+  /// What to tell the user when ``defaultPath(configured:)`` had to guess: `nil` when a path
+  /// was configured or `XDG_RUNTIME_DIR` is set.
+  package static func guessedPathNote(configured: String) -> String? {
+    guard configured.isEmpty, environment("XDG_RUNTIME_DIR") == nil else { return nil }
+    let path = defaultPath(configured: configured)
+    return
+      "XDG_RUNTIME_DIR is not set; using \(path) (where systemd puts the runtime directory of uid \(getuid())); set XDG_RUNTIME_DIR or [socket] path if the socket lives elsewhere"
   }
 
   // MARK: - Plumbing

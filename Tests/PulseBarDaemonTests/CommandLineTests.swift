@@ -192,6 +192,21 @@ import Testing
     #expect(result.lines == ["\(shipped): ok"])
   }
 
+  /// With no audio server, stdout gets the start-up frame at once (stopped, not connected)
+  /// and stderr one line with the next step; the daemon keeps waiting for the server.
+  @Test func noAudioServerStillWritesAFrame() throws {
+    let child = try ChildProcess(
+      Binary.path, ["--format", "json", "--bars", "8"],
+      environment: [
+        "PULSE_SERVER": "unix:\(Self.directory)/no-server", "PULSE_COOKIE": "/dev/null",
+      ])
+    let line = try #require(child.readLine(timeout: 5), "no frame: \(child.standardError)")
+    #expect(line.contains(#""state":"stopped""#) && line.contains(#""connected":false"#), "\(line)")
+    child.send(SIGTERM)
+    #expect(try child.waitForExit(timeout: 5) == 0)
+    #expect(child.standardError.contains("retrying with back-off"), "\(child.standardError)")
+  }
+
   /// No config file at the default path means all defaults, for check-config as for run.
   @Test func checkConfigWithoutAFileSaysDefaultsApply() throws {
     let home = Self.directory + "/empty-config-home"

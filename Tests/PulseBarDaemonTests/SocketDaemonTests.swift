@@ -319,9 +319,40 @@ import Testing
       #expect(try listen.waitForExit(timeout: 5) == 0)
       let warnings = listen.standardError.split(separator: "\n")
       #expect(
-        warnings == [
-          "pulsebar listen: \(config): ignoring daemon-side keys (they configure `pulsebar run`): output.markup, scene.silence_timeout"
-        ])
+        warnings.first
+          == "pulsebar listen: \(config): ignoring daemon-side keys (they configure `pulsebar run`): output.markup, scene.silence_timeout"
+      )
+      #expect(warnings.count == 2, "\(warnings)")  // and the one line about the missing daemon
+    }
+  }
+
+  /// With no daemon, listen says so once on stderr (the path and how to start one) while it
+  /// shows the offline frame and retries; with `XDG_RUNTIME_DIR` unset it says what it guessed.
+  @Test func listenSaysOnceThatNoDaemonRuns() throws {
+    try withTemporaryDirectory { directory in
+      let socket = directory + "/none.sock"
+      let listen = try ChildProcess(
+        TestDaemon.binary, ["listen", "--format", "text", "--socket", socket])
+      #expect(listen.readLine(timeout: 5) == "⊘")
+      pause(1.6)  // retries at 0.1, 0.2, 0.4 and 0.8 s
+      listen.send(SIGTERM)
+      #expect(try listen.waitForExit(timeout: 5) == 0)
+      #expect(
+        listen.standardError
+          == "pulsebar listen: no daemon at \(socket) (No such file or directory); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+      )
+
+      let guessing = try ChildProcess(
+        "env", ["-u", "XDG_RUNTIME_DIR", TestDaemon.binary, "listen", "--format", "text"],
+        environment: ["XDG_CONFIG_HOME": directory])
+      #expect(guessing.readLine(timeout: 5) == "⊘")
+      guessing.send(SIGTERM)
+      _ = try guessing.waitForExit(timeout: 5)
+      let first = guessing.standardError.split(separator: "\n").first ?? ""
+      #expect(
+        first
+          == "pulsebar listen: XDG_RUNTIME_DIR is not set; using /run/user/\(getuid())/pulsebar.sock (where systemd puts the runtime directory of uid \(getuid())); set XDG_RUNTIME_DIR or [socket] path if the socket lives elsewhere"
+      )
     }
   }
 

@@ -57,6 +57,10 @@ package final class Engine {
   package func run() -> Int32 {
     syncConsumers(force: true)
     lastFrameTime = monotonicSeconds()
+    // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
+    // no audio server yet, `connected:false`) instead of nothing until the first sound.
+    if let changed = buffer.takeStatusChange() { apply(changed) }
+    deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
     let audio = poll.add(buffer.wakeDescriptor)

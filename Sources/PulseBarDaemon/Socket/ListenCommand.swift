@@ -73,16 +73,22 @@ package enum ListenCommand {
       Console.error("pulsebar listen: signalfd: \(error)\n")
       return 1
     }
-    let path = UnixSocket.defaultPath(
-      configured: socketPath.isEmpty ? configuration.socketPath : socketPath)
+    let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
+    let path = UnixSocket.defaultPath(configured: configured)
+    if let note = UnixSocket.guessedPathNote(configured: configured) {
+      Console.error("pulsebar listen: \(note)\n")
+    }
     let request = Subscription.requestLine(format: format, bars: bars, fps: fps)
     let offline = offlineFrame(
       format: format ?? configuration.format, bars: bars ?? configuration.bars,
       configuration: configuration)
     var backoff = Backoff()
     var offlineShown = false
+    // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
+    var outageReported = false
     while true {
-      if let socket = try? UnixSocket.connect(path: path) {
+      let connection = Result { () throws(Errno) in try UnixSocket.connect(path: path) }
+      if case .success(let socket) = connection {
         let outcome = stream(socket, request: request, signals: signals)
         socket.closeQuietly()
         switch outcome {
@@ -93,9 +99,22 @@ package enum ListenCommand {
         case .disconnected(let sawFrames):
           if sawFrames {
             offlineShown = false
+            outageReported = false
             backoff.reset()
           }
         }
+      }
+      if !outageReported {
+        outageReported = true
+        let reason: String
+        if case .failure(let error) = connection {
+          reason = error.description
+        } else {
+          reason = "it went away"
+        }
+        Console.error(
+          "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+        )
       }
       if !offlineShown {
         guard Console.output(offline) else { return 0 }
