@@ -13,19 +13,26 @@ BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev
 # is already installed.
 DEMO_PACKAGES = pulseaudio-utils sox
 # The test stack, for `make test` and CI only: a private PulseAudio server, sox, valgrind,
-# real clients (i3blocks), Debian's default fonts, and cava for the side-by-side benchmarks.
+# real clients (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, and
+# what reads the generated man page and completions (man-db, zsh, fish).
 # On a machine whose sound runs through PipeWire (pipewire-pulse installed) `pulseaudio` is
 # left out: installing it there would remove the desktop's audio stack.
 TEST_PACKAGES = pulseaudio pulseaudio-utils sox libsox-fmt-all tmux systemd cava valgrind \
-	i3blocks fontconfig fonts-dejavu-core
+	i3blocks fontconfig fonts-dejavu-core man-db zsh fish
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+DATA_HOME := $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+# Where each shell looks for a user's completions (zsh: add this directory to fpath).
+BASH_COMPLETION_DIR ?= $(DATA_HOME)/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(DATA_HOME)/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
+MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench \
-	install uninstall clean
+	install uninstall generated clean
 
 all: build
 
@@ -70,9 +77,21 @@ bench: test-deps release
 	$(RELEASE_BUILD) --product pulsebar-bench
 	.build/release/pulsebar-bench all
 
-## install: the binary, the systemd user units and a commented config (never overwritten)
+## generated: write man/pulsebar.1 and completions/* (and config/pulsebar.conf) again from
+## the option table and the config keys; tests fail while a checked-in copy is stale
+generated:
+	$(SWIFT) build --build-tests
+	PULSEBAR_RECORD=1 $(SWIFT) test --skip-build --disable-xctest \
+		--filter IsTheReference
+
+## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
+## commented config (never overwritten)
 install: release
 	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
+	install -Dm644 man/pulsebar.1 $(DESTDIR)$(MAN_DIR)/pulsebar.1
+	install -Dm644 completions/pulsebar.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar
+	install -Dm644 completions/_pulsebar $(DESTDIR)$(ZSH_COMPLETION_DIR)/_pulsebar
+	install -Dm644 completions/pulsebar.fish $(DESTDIR)$(FISH_COMPLETION_DIR)/pulsebar.fish
 	install -Dm644 systemd/pulsebar.service $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
 	install -Dm644 systemd/pulsebar.socket $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
@@ -83,10 +102,15 @@ install: release
 		install -Dm644 config/pulsebar.conf $(DESTDIR)$(CONFIG_HOME)/pulsebar/config; \
 	fi
 	@systemctl --user daemon-reload 2>/dev/null || true
+	@echo "zsh: completions are in $(ZSH_COMPLETION_DIR); add it to fpath in ~/.zshrc"
 
 uninstall:
 	-systemctl --user disable --now pulsebar.socket pulsebar.service 2>/dev/null
 	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \
+		$(DESTDIR)$(MAN_DIR)/pulsebar.1 \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar \
+		$(DESTDIR)$(ZSH_COMPLETION_DIR)/_pulsebar \
+		$(DESTDIR)$(FISH_COMPLETION_DIR)/pulsebar.fish \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 

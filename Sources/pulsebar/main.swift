@@ -4,9 +4,6 @@ import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
-/// The version `pulsebar --version` prints.
-let version = "0.1.0"
-
 let status: Int32
 switch Result(catching: { () throws(UsageError) -> Command in
   try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
@@ -14,11 +11,12 @@ switch Result(catching: { () throws(UsageError) -> Command in
 case .failure(let error):
   Console.error("pulsebar: \(error.message)\n")
   status = 2
-case .success(.help):
-  Console.output(CommandLineParser.usage + "\n")
+case .success(.help(let name)):
+  Console.output(
+    name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.full())
   status = 0
 case .success(.version):
-  Console.output("pulsebar \(version)\n")
+  Console.output("pulsebar \(CommandTable.version)\n")
   status = 0
 case .success(.checkConfig(let path)):
   status = InfoCommands.checkConfig(path: path)

@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -10,19 +11,36 @@ final class PulseCaptureFixture {
   let server: PrivatePulseServer
   let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
   let source: PulseSource
+  /// The source's debug lines (what `-v` shows), in order.
+  private let debugged = DebugLines()
 
   /// Starts a server (unless `startServer` is false: the source starts first) and the source.
   init(sourceName: String? = nil, startServer: Bool = true) throws {
     server = try PrivatePulseServer()
     if !startServer { server.kill() }
+    let debugged = debugged
     source = PulseSource(
-      sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress)
+      sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress,
+      debug: { line in debugged.lines.withLock { $0.append(line) } })
     source.start(into: buffer)
   }
 
   deinit {
     source.stop()
     server.stop()
+  }
+
+  /// The debug lines so far.
+  var debugLines: [String] { debugged.lines.withLock { $0 } }
+
+  /// Waits up to `timeout` s for a debug line starting with `prefix`.
+  func waitDebugLine(_ prefix: String, timeout: Double = 2) -> Bool {
+    let end = ChildProcess.now() + timeout
+    while ChildProcess.now() < end {
+      if debugLines.contains(where: { $0.hasPrefix(prefix) }) { return true }
+      usleep(10_000)
+    }
+    return false
   }
 
   /// Polls `condition` every 10 ms; the seconds it took, or `nil` on timeout.
@@ -96,6 +114,11 @@ final class PulseCaptureFixture {
     }
     return samples
   }
+}
+
+/// Lines a source's debug closure wrote, shared with its mainloop thread.
+private final class DebugLines: Sendable {
+  let lines = Lock<[String]>([])
 }
 
 /// Root mean square of `samples`.

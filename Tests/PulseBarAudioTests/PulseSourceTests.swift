@@ -74,6 +74,21 @@ struct PulseSourceTests {
     try fixture.expectHearsTone(on: "pb_sink_b")
   }
 
+  @Test("debug lines (-v) name the source recorded, sink switches, stream states and corking")
+  func debugLinesFollowTheStream() throws {
+    let fixture = try PulseCaptureFixture()
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    #expect(fixture.waitDebugLine("PulseAudio: record stream ready on pb_sink_a.monitor"))
+    try fixture.server.setDefaultSink("pb_sink_b")
+    #expect(fixture.waitDebugLine("PulseAudio: recording pb_sink_b.monitor (the monitor of sink #"))
+    try fixture.expectHearsTone(on: "pb_sink_b")
+    #expect(fixture.waitDebugLine("PulseAudio: uncorked (a stream plays)"))
+    #expect(fixture.waitDebugLine("PulseAudio: corked (no stream plays)"))
+    let lines = fixture.debugLines
+    #expect(lines.first == "PulseAudio: connected to the server", "\(lines)")
+    #expect(lines.allSatisfy { $0.hasPrefix("PulseAudio: ") }, "\(lines)")
+  }
+
   @Test("the server killed and restarted: disconnected, then connected and samples resume")
   func survivesServerRestart() throws {
     let fixture = try PulseCaptureFixture()

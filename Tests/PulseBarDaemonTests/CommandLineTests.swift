@@ -285,3 +285,145 @@ extension String {
     split(separator: "{}", omittingEmptySubsequences: false).joined(separator: value)
   }
 }
+
+/// The parser follows the option table: help everywhere, `--opt=value` for every option.
+@Suite struct CommandLineTableTests {
+  @Test(
+    arguments: [
+      (["help"], nil), (["-h"], nil), (["--help"], nil), (["help", "listen"], "listen"),
+      (["run", "--help"], "run"), (["--bars", "8", "-h"], "run"), (["listen", "--help"], "listen"),
+      (["check-config", "-h"], "check-config"), (["bands", "--help"], "bands"),
+      (["help", "check-config"], "check-config"),
+    ] as [([String], String?)])
+  func helpEverywhere(arguments: [String], command: String?) throws {
+    #expect(try CommandLineParser.parse(arguments) == .help(command: command))
+  }
+
+  /// A value for `option` its parser accepts.
+  static func sampleValue(_ option: OptionSpec) -> String {
+    if case .words(let words) = option.completion { return words[0] }
+    switch option.argument.placeholder {
+    case "N": return "8"
+    case "HZ": return "48000"
+    default: return "/tmp/x"
+    }
+  }
+
+  /// Every option that takes a value takes it as `--opt=value` as well as `--opt value`.
+  @Test(arguments: CommandTable.commands)
+  func equalsFormForEveryOption(command: CommandSpec) throws {
+    for option in command.options where option.argument != .none {
+      let value = Self.sampleValue(option)
+      let spaced = try CommandLineParser.parse([command.name, option.name, value])
+      let joined = try CommandLineParser.parse([command.name, option.name + "=" + value])
+      #expect(spaced == joined, "\(command.name) \(option.name)")
+      #expect(spaced != (try CommandLineParser.parse([command.name])), "\(option.name) ignored")
+    }
+    // An option after `run`'s `--socket` is not taken for its PATH.
+    guard case .run(let options) = try CommandLineParser.parse(["--socket", "-v"]) else {
+      Issue.record("not run")
+      return
+    }
+    #expect(options.socketPath == "" && options.verbose)
+  }
+
+  @Test func equalsFormOfTheDefaultCommand() throws {
+    #expect(
+      try CommandLineParser.parse(["--bars=16", "--socket=/tmp/s"])
+        == (try CommandLineParser.parse(["run", "--bars", "16", "--socket", "/tmp/s"])))
+  }
+
+  @Test(arguments: [
+    (["--offline=yes"], "--offline takes no value"),
+    (["--bars="], ""),
+    (["help", "nope"], "help: no command 'nope' (commands: run, listen, check-config, bands)"),
+    (["help", "run", "x"], "help takes at most one COMMAND"),
+    (["--low", "20"], "unknown option '--low' for run (it belongs to 'pulsebar bands')"),
+    (["listen", "--format=yaml"], "--format: expected text, waybar, json or raw, got 'yaml'"),
+    (["--frobnicate=1"], "unknown option '--frobnicate' for run (see pulsebar --help)"),
+  ])
+  func badArguments(arguments: [String], message: String) {
+    if message.isEmpty {
+      // An empty value is a value: the config key's check refuses it later.
+      #expect(throws: Never.self) { try CommandLineParser.parse(arguments) }
+    } else {
+      #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments) }
+    }
+  }
+
+  /// `--help` shows one line per option with its default, then files, exit codes and examples;
+  /// `COMMAND --help` shows that command's options; both exit 0 on stdout.
+  @Test func helpShowsEveryOptionWithItsDefault() throws {
+    let help = try Binary.run(["--help"])
+    #expect(help.status == 0 && help.error.isEmpty)
+    for command in CommandTable.commands where !command.options.isEmpty {
+      // The command's section: from its heading to the next blank line.
+      let start = try #require(help.lines.firstIndex(of: "Options of \(command.name):"))
+      let section = help.lines[start...].prefix { !$0.isEmpty }
+      for option in command.options {
+        let line = section.first { $0.hasPrefix("  " + option.signature + " ") }
+        #expect(line != nil, "no line for \(command.name) \(option.signature)")
+        if let value = option.defaultValue {
+          #expect(line?.hasSuffix(" (default: \(value))") == true, "\(line ?? "")")
+        }
+      }
+    }
+    for heading in ["Files:", "Exit status:", "Examples:"] {
+      #expect(help.lines.contains(heading), "no \(heading)")
+    }
+    for status in CommandTable.exitStatuses {
+      #expect(help.lines.contains { $0.hasPrefix("  \(status.status)  ") }, "exit \(status.status)")
+    }
+    for name in ["run", "listen", "check-config", "bands"] {
+      let result = try Binary.run([name, "--help"])
+      #expect(result.status == 0, "\(name) --help: \(result.error)")
+      #expect(result.lines.first == "usage: " + CommandTable.command(named: name)!.usage)
+      for option in CommandTable.command(named: name)!.options {
+        #expect(result.lines.contains { $0.hasPrefix("  " + option.signature) }, "\(option.name)")
+      }
+    }
+    #expect(try Binary.run(["help"]).lines == help.lines)
+    #expect(try Binary.run(["-h"]).lines == help.lines)
+    #expect(try Binary.run(["help", "bands"]).lines == (try Binary.run(["bands", "-h"])).lines)
+  }
+}
+
+/// `-v` writes debug lines (client connects and drops here); without it the daemon is quiet.
+@Suite(.serialized) struct VerboseTests {
+  /// Runs a daemon (with or without `-v`), connects one client that reads a frame and leaves,
+  /// and returns the daemon's stderr.
+  static func daemonLog(verbose: Bool) throws -> String {
+    try withTemporaryDirectory { directory in
+      let audio = try makeTestAudio(in: directory, seconds: 5)
+      let daemon = try TestDaemon(
+        audio: audio, socketPath: directory + "/s.sock", extra: verbose ? ["-v"] : [])
+      do {
+        let client = try SocketTestClient(path: daemon.socketPath, send: "bars=4\n")
+        #expect(client.readLine(timeout: 5) != nil, "no frame")
+      }
+      // The client is gone (deinit closed it): the daemon notices at once.
+      pause(0.3)
+      daemon.process.send(SIGHUP)
+      pause(0.3)
+      #expect(try daemon.terminate() == 0)
+      return daemon.process.standardError
+    }
+  }
+
+  @Test func verboseLogsClientsAndReloads() throws {
+    let log = try Self.daemonLog(verbose: true)
+    let lines = log.split(separator: "\n").map(String.init)
+    #expect(lines.contains("pulsebar: socket: client 1 connected (1 of 64)"), "\(log)")
+    #expect(lines.contains("pulsebar: socket: client 1 subscribed: format=text bars=4"), "\(log)")
+    #expect(
+      lines.contains { $0.hasPrefix("pulsebar: socket: client 1 disconnected (") }, "\(log)")
+    #expect(lines.contains { $0.hasPrefix("pulsebar: reload: reading ") }, "\(log)")
+  }
+
+  @Test func quietWithoutVerbose() throws {
+    let log = try Self.daemonLog(verbose: false)
+    #expect(!log.contains("client 1"), "\(log)")
+    #expect(!log.contains("reload: "), "\(log)")
+    #expect(log.contains("socket: listening on"), "info lines stay: \(log)")
+  }
+}

@@ -8,14 +8,16 @@ import Testing
 @testable import PulseBarDaemon
 
 /// The shipped systemd units, installed as `make install` does, pass `systemd-analyze --user
-/// verify` without a single warning.
+/// verify` without a single warning. verify also runs `man pulsebar(1)` for the service's
+/// `Documentation=`: the generated page is installed beside them and `MANPATH` names its tree.
 @Suite struct SocketSystemdUnitTests {
   @Test func installedUnitsVerify() throws {
     try #require(access("/usr/bin/systemd-analyze", X_OK) == 0, "systemd-analyze is missing")
     try withTemporaryDirectory { home in
       for directory in [
         "/.local", "/.local/bin", "/.config", "/.config/systemd",
-        "/.config/systemd/user", "/run",
+        "/.config/systemd/user", "/run", "/.local/share", "/.local/share/man",
+        "/.local/share/man/man1",
       ] {
         mkdir(home + directory, 0o700)
       }
@@ -27,6 +29,8 @@ import Testing
       for unit in units {
         try copyFile(PackageRoot.path + "/systemd/" + unit, home + "/.config/systemd/user/" + unit)
       }
+      try copyFile(
+        PackageRoot.path + "/man/pulsebar.1", home + "/.local/share/man/man1/pulsebar.1")
       // `--user` needs a runtime directory; as root in a container there is no user manager,
       // but verify only loads the units, so a private XDG_RUNTIME_DIR is enough.
       let child = try ChildProcess(
@@ -34,6 +38,7 @@ import Testing
         ["--user", "verify"] + units.map { home + "/.config/systemd/user/" + $0 },
         environment: [
           "HOME": home, "XDG_RUNTIME_DIR": home + "/run", "XDG_CONFIG_HOME": home + "/.config",
+          "MANPATH": home + "/.local/share/man",
         ])
       let status = try child.waitForExit(timeout: 30)
       #expect(status == 0, "systemd-analyze: \(child.standardError)")
@@ -84,6 +89,7 @@ import Testing
       "Type=notify", "ExecStart=%h/.local/bin/pulsebar run --no-stdout --socket",
       "Restart=on-failure", "WatchdogSec=10",
       "After=pipewire-pulse.service pulseaudio.service", "WantedBy=default.target",
+      "Documentation=man:pulsebar(1)",
     ] {
       #expect(service.split(separator: "\n").contains(Substring(line)), "missing \(line)")
     }

@@ -28,6 +28,11 @@ extension PulseConnection {
   /// A source whose own format is s16 is recorded as s16 and converted here: the
   /// server then passes its blocks through instead of converting every fragment.
   func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t) {
+    // A new target, or a new sink under a stream the server already moved there.
+    if stream == nil || streamSource != source || monitoredSink != sink {
+      debug?(
+        "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
+    }
     monitoredSink = sink
     if stream != nil, streamSource == source {
       updateActivity()
@@ -88,8 +93,10 @@ extension PulseConnection {
     guard let stream, changed == stream else { return }
     switch pa_stream_get_state(stream) {
     case PA_STREAM_READY:
+      debug?("PulseAudio: record stream ready on \(streamSource ?? "?")")
       updateActivity()
     case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+      debug?("PulseAudio: record stream ended; looking for the source again")
       // The source went away under us (or the server killed the stream): look again later.
       closeStream()
       buffer.updateStatus { $0.activity = .none }
@@ -104,6 +111,7 @@ extension PulseConnection {
     guard let stream, moved == stream else { return }
     if let device = pa_stream_get_device_name(stream) {
       let source = String(cString: device)
+      debug?("PulseAudio: the server moved the record stream to \(source)")
       streamSource = source
       buffer.discardAll()
       buffer.updateStatus {
@@ -180,6 +188,8 @@ extension PulseConnection {
     guard let stream, corked != streamCorked, pa_stream_get_state(stream) == PA_STREAM_READY
     else { return }
     streamCorked = corked
+    debug?(
+      corked ? "PulseAudio: corked (no stream plays)" : "PulseAudio: uncorked (a stream plays)")
     release(pa_stream_cork(stream, corked ? 1 : 0, nil, nil))
   }
 }

@@ -18,6 +18,8 @@ final class PulseConnection {
   let buffer: CaptureBuffer
   /// Writes one log line (no prefix, no newline).
   let log: PulseSource.Log
+  /// Writes one debug line (`-v`): sink switches, stream states; `nil` when nobody reads them.
+  let debug: PulseSource.Log?
 
   var context: OpaquePointer?
   var stream: OpaquePointer?
@@ -42,10 +44,11 @@ final class PulseConnection {
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
-    log: @escaping PulseSource.Log
+    log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
   ) {
     self.mainloop = mainloop
     self.log = log
+    self.debug = debug
     api = pa_threaded_mainloop_get_api(mainloop)
     self.settings = settings
     self.buffer = buffer
@@ -125,6 +128,7 @@ final class PulseConnection {
       log("PulseAudio: connected again")
       outage = false
     }
+    debug?("PulseAudio: connected to the server")
     buffer.updateStatus { $0.connected = true }
     let mask = pa_subscription_mask_t(
       rawValue: PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue

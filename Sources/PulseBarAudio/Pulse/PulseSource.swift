@@ -44,13 +44,18 @@ package final class PulseSource: CaptureSource {
 
   package let settings: Settings
   private let log: Log
+  private let debug: Log?
   private let runtime = Lock<Runtime?>(nil)
 
+  /// `debug`, when given, gets the lines `-v` shows: the source recorded (a sink switch), the
+  /// record stream's states, corking and uncorking.
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
-    server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") }
+    server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") },
+    debug: Log? = nil
   ) {
     self.log = log
+    self.debug = debug
     settings = Settings(
       sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps, server: server)
   }
@@ -64,7 +69,7 @@ package final class PulseSource: CaptureSource {
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
       let connection = PulseConnection(
-        mainloop: mainloop, settings: settings, buffer: buffer, log: log)
+        mainloop: mainloop, settings: settings, buffer: buffer, log: log, debug: debug)
       guard pa_threaded_mainloop_start(mainloop) == 0 else {
         log("PulseAudio: cannot start the mainloop thread")
         pa_threaded_mainloop_free(mainloop)

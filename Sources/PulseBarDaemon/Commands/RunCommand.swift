@@ -52,10 +52,12 @@ package enum RunCommand {
     case .pulse(let sourceName):
       // The server resamples the monitor to this rate; a missing server is waited for.
       let logger = Logger(verbose: options.verbose)
+      let debug: PulseSource.Log? =
+        logger.isVerbose ? { @Sendable message in logger.debug(message) } : nil
       let source = PulseSource(
         sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
         channels: configuration.channels.count, fps: configuration.fps,
-        log: { logger.warning($0) })
+        log: { logger.warning($0) }, debug: debug)
       return runLive(
         source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
         options: options)
@@ -151,6 +153,7 @@ package enum RunCommand {
       reload: {
         notifier?.reloading()
         defer { notifier?.ready(status: "reloaded") }
+        logger.debug("reload: reading \(options.configPath ?? ConfigLoading.defaultPath())")
         do {
           var reloaded = try ConfigLoading.load(path: options.configPath)
           reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
@@ -176,6 +179,7 @@ package enum RunCommand {
           reloaded.input = configuration.input
           reloaded.rawSampleRate = configuration.rawSampleRate
           reloaded.rawChannels = configuration.rawChannels
+          logger.debug("reload: new config in effect")
           return reloaded
         } catch {
           logger.error("config not reloaded, keeping the old one: \(error)")

@@ -94,7 +94,7 @@ final class SocketLoop {
         connection.generation == token >> 16
       else { return }
       if !events.isDisjoint(with: [.error, .hangup]) {
-        close(slot)
+        close(slot, "it hung up")
         return
       }
       if !events.isDisjoint(with: [.readable, .readHangup]) { readClient(slot) }
@@ -143,6 +143,8 @@ final class SocketLoop {
         interest: interest)
       activeCount += 1
       server.connectedClients.add(1, ordering: .relaxed)
+      server.logger.debug(
+        "socket: client \(generation) connected (\(activeCount) of \(server.maxClients))")
     }
   }
 
@@ -162,7 +164,7 @@ final class SocketLoop {
       } catch .wouldBlock {
         return
       } catch {
-        close(slot)
+        close(slot, "read: \(error)")
         return
       }
       if count == 0 {
@@ -189,16 +191,18 @@ final class SocketLoop {
         return
       }
       server.attach(slot: slot, to: subscription)
+      server.logger.debug(
+        "socket: client \(connections[slot]!.generation) subscribed: \(subscription)")
       flush(slot)
     case .reject(let line):
       let descriptor = connections[slot]!.descriptor
-      forget(slot)
+      forget(slot, "refused: \(line.dropLast())")
       sendFinal(descriptor, line)
     case .close:
       server.logger.info(
         "socket: a client made no progress for \(ClientProtocol.stuckTimeout / 1_000_000_000) s; disconnected"
       )
-      close(slot)
+      close(slot, "stuck")
     }
   }
 
@@ -243,9 +247,9 @@ final class SocketLoop {
           connections[slot] = connection
           setInterest(slot, connection.interest.union(.writable))
           return
-        case .failure:
+        case .failure(let error):
           connections[slot] = connection
-          close(slot)
+          close(slot, "write: \(error)")
           return
         }
       }
@@ -312,9 +316,11 @@ final class SocketLoop {
 
   // MARK: - Closing
 
-  /// Unregisters client `slot` without closing its descriptor.
-  private func forget(_ slot: Int) {
+  /// Unregisters client `slot` without closing its descriptor; `reason` is why it goes.
+  private func forget(_ slot: Int, _ reason: @autoclosure () -> String) {
     guard let connection = connections[slot] else { return }
+    server.logger.debug(
+      "socket: client \(connection.generation) disconnected (\(reason()); \(activeCount - 1) left)")
     epoll.remove(connection.descriptor)
     server.detach(slot: slot)
     outboxes[slot].removeAll()
@@ -323,14 +329,14 @@ final class SocketLoop {
     server.connectedClients.subtract(1, ordering: .relaxed)
   }
 
-  private func close(_ slot: Int) {
+  private func close(_ slot: Int, _ reason: @autoclosure () -> String) {
     guard let descriptor = connections[slot]?.descriptor else { return }
-    forget(slot)
+    forget(slot, reason())
     descriptor.closeQuietly()
   }
 
   private func shutDown() {
-    for slot in connections.indices { close(slot) }
+    for slot in connections.indices { close(slot, "the daemon stops") }
     epoll.remove(server.listener)
     server.closeListener()
   }

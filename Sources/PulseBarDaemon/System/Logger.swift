@@ -42,7 +42,14 @@ package struct Logger: Sendable {
   package func warning(_ message: String) { log(.warning, message) }
   package func notice(_ message: String) { log(.notice, message) }
   package func info(_ message: String) { log(.info, message) }
-  package func debug(_ message: String) { log(.debug, message) }
+  /// A line only `-v` shows; `message` is not even built without it.
+  package func debug(_ message: @autoclosure () -> String) {
+    guard isVerbose else { return }
+    log(.debug, message())
+  }
+
+  /// True when debug lines are written (`-v`).
+  package var isVerbose: Bool { threshold >= .debug }
 
   /// True when `JOURNAL_STREAM` (`DEV:INODE`) matches the file behind descriptor 2.
   package static func stderrIsJournal() -> Bool {

@@ -1,0 +1,86 @@
+import PulseBarCore
+
+/// pulsebar's option table: every command, every option with its value placeholder, default
+/// and one line of help. The parser (``CommandLineParser``), `--help` (``HelpText``), the man
+/// page (``ManPage``) and the shell completions (``ShellCompletion``) all read it.
+package enum CommandTable {
+  /// The version `pulsebar --version` prints and the man page names.
+  package static let version = "0.1.0"
+
+  /// The commands, `run` (the default) first.
+  package static let commands: [CommandSpec] = [
+    CommandSpec(
+      name: "run", operands: "[OPTION]...",
+      summary: "capture and stream frames (the default command)",
+      options: RunOptions.table.map(\.spec), isDefault: true),
+    CommandSpec(
+      name: "listen", operands: "[OPTION]...",
+      summary: "read a running daemon's socket and print its frames",
+      options: ListenOptions.table.map(\.spec)),
+    CommandSpec(
+      name: "check-config", operands: "[FILE]",
+      summary: "validate a config file (none at the default path: all defaults)",
+      options: []),
+    CommandSpec(
+      name: "bands", operands: "[OPTION]...",
+      summary: "print each bar's lower and upper cutoff in Hz",
+      options: BandsOptions.table.map(\.spec)),
+  ]
+
+  /// Options every command takes, and the first word may be.
+  package static let general = [helpOption, versionOption]
+
+  /// `-h`, `--help`: the whole help first, a command's after the command.
+  package static let helpOption = OptionSpec(
+    "--help", short: "-h", help: "show this help (a command's, after the command)")
+
+  /// `-V`, `--version`.
+  package static let versionOption = OptionSpec("--version", short: "-V", help: "show the version")
+
+  /// The command called `name`.
+  package static func command(named name: String) -> CommandSpec? {
+    commands.first { $0.name == name }
+  }
+
+  /// The default shown for an option that sets `section.key`: the config model's own default.
+  static func configDefault(_ section: String, _ key: String) -> String {
+    ConfigKeys.setting(section: section, key: key)!.render(Configuration())
+  }
+
+  /// Files pulsebar reads or serves, with one line each.
+  package static let files: [(path: String, what: String)] = [
+    (
+      "~/.config/pulsebar/config",
+      "the config, or $XDG_CONFIG_HOME/pulsebar/config; none: all defaults"
+    ),
+    (
+      "$XDG_RUNTIME_DIR/pulsebar.sock",
+      "the daemon's socket (run --socket, listen); [socket] path moves it"
+    ),
+    (
+      "~/.config/systemd/user/pulsebar.service, pulsebar.socket",
+      "the systemd user units make install puts there"
+    ),
+  ]
+
+  /// Exit statuses and what each means.
+  package static let exitStatuses: [(status: Int, what: String)] = [
+    (0, "done"),
+    (1, "a runtime failure (an audio file missing or malformed, a socket error)"),
+    (2, "a usage or config error (a missing audio server is none: it is waited for)"),
+  ]
+
+  /// Example command lines with one line each.
+  package static let examples: [(command: String, what: String)] = [
+    ("pulsebar", "the default sink's monitor as text frames on stdout"),
+    ("pulsebar --format waybar --bars 16", "waybar's custom-module JSON on stdout"),
+    ("pulsebar run --socket --no-stdout -v", "serve status bars on the socket, with debug lines"),
+    ("pulsebar listen --format waybar --fps 30", "a waybar module's command"),
+    (
+      "pulsebar --input=file:song.flac --offline --format=json",
+      "analyse a file as fast as possible"
+    ),
+    ("pulsebar bands --bars 8", "each bar's lower and upper cutoff in Hz"),
+    ("pulsebar check-config", "check ~/.config/pulsebar/config"),
+  ]
+}

@@ -1,0 +1,60 @@
+# bash completion for pulsebar, generated from its option table in
+# Sources/PulseBarDaemon/CommandLine: do not edit; change the table, run `make generated`.
+_pulsebar() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    # --opt=VALUE: bash splits the word at '=' (COMP_WORDBREAKS).
+    if [[ $cur == = ]]; then
+        cur=
+    elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
+    local command=run
+    case ${COMP_WORDS[1]} in
+        run|listen|check-config|bands|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
+    esac
+    if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "run listen check-config bands help" -- "$cur"))
+        return
+    fi
+    case $command:$prev in
+        run:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        run:--format) COMPREPLY=($(compgen -W "text waybar json raw" -- "$cur")); return ;;
+        run:--bars) return ;;
+        run:--fps) return ;;
+        run:--channels) COMPREPLY=($(compgen -W "mono stereo" -- "$cur")); return ;;
+        run:--input) COMPREPLY=($(compgen -W "auto pulse: file: fifo: stdin" -- "$cur")); return ;;
+        run:--socket) [[ $cur == -* ]] || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+        run:--seed) return ;;
+        listen:--socket) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        listen:--format) COMPREPLY=($(compgen -W "text waybar json raw" -- "$cur")); return ;;
+        listen:--bars) return ;;
+        listen:--fps) return ;;
+        listen:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        bands:--bars) return ;;
+        bands:--low) return ;;
+        bands:--high) return ;;
+        bands:--channels) COMPREPLY=($(compgen -W "mono stereo" -- "$cur")); return ;;
+        bands:--rate) return ;;
+        bands:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    local options
+    case $command in
+        help)
+            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands" -- "$cur"))
+            return ;;
+        check-config)
+            if [[ $cur != -* ]]; then
+                compopt -o filenames 2>/dev/null
+                COMPREPLY=($(compgen -f -- "$cur"))
+                return
+            fi ;;
+    esac
+    case $command in
+        run) options="--config --format --bars --fps --channels --input --offline --socket --no-stdout --foreground --seed -v --verbose -h --help -V --version" ;;
+        listen) options="--socket --format --bars --fps --config -h --help" ;;
+        check-config) options="-h --help" ;;
+        bands) options="--bars --low --high --channels --rate --config -h --help" ;;
+    esac
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+}
+complete -F _pulsebar pulsebar
