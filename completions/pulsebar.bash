@@ -50,11 +50,13 @@ _pulsebar() {
             fi ;;
     esac
     case $command in
-        run) options="--config --format --bars --fps --channels --input --offline --socket --no-stdout --foreground --seed -v --verbose -h --help -V --version" ;;
+        run) options="--config --format --bars --fps --channels --input --offline --socket --no-stdout --foreground --seed -v --verbose -h --help" ;;
         listen) options="--socket --format --bars --fps --config -h --help" ;;
         check-config) options="-h --help" ;;
         bands) options="--bars --low --high --channels --rate --config -h --help" ;;
     esac
+    # --version only as the first word.
+    ((COMP_CWORD == 1)) && options+=" -V --version"
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
 }
 complete -F _pulsebar pulsebar

@@ -33,8 +33,9 @@ import Testing
 
   /// `man -l` renders the page without a warning, and every option of every command is in it
   /// (in a UTF-8 locale, where an unescaped `-` would turn into a hyphen and not match).
-  @Test(.enabled(if: installed("man"), "man is not installed (apt install man-db)"))
-  func manPageRendersEveryOption() throws {
+  /// man-db is in the test stack (`make test-deps`), so it is required, not skipped.
+  @Test func manPageRendersEveryOption() throws {
+    try #require(Self.installed("man"), "man is missing: apt install man-db (make test-deps)")
     let child = try ChildProcess(
       "man", ["--warnings", "-l", PackageRoot.path + "/man/pulsebar.1"],
       environment: ["LC_ALL": "C.UTF-8", "MANWIDTH": "120", "MANPAGER": "cat", "PAGER": "cat"])
@@ -83,6 +84,7 @@ import Testing
     #expect(try Self.bashCompletions(["pulsebar", "--bars", ""]).isEmpty)
     #expect(try Self.bashCompletions(["pulsebar", "help", "che"]) == ["check-config"])
     #expect(try Self.bashCompletions(["pulsebar", "-V"]) == ["-V"])
+    #expect(try Self.bashCompletions(["pulsebar", "run", "--ver"]) == ["--verbose"])
     // A file name for --config.
     let files = try Self.bashCompletions(["pulsebar", "--config", PackageRoot.path + "/Package.sw"])
     #expect(files == [PackageRoot.path + "/Package.swift"])

@@ -63,6 +63,18 @@ package enum CommandTable {
     ),
   ]
 
+  /// Environment variables pulsebar reads, for the man page.
+  package static let environment: [(name: String, what: String)] = [
+    ("XDG_CONFIG_HOME", "where the config lives (else ~/.config)"),
+    (
+      "XDG_RUNTIME_DIR",
+      "where the socket lives; unset, /run/user/UID is guessed and the guess is said on stderr"
+    ),
+    ("PULSE_SERVER", "the audio server to record from, as for every libpulse client"),
+    ("JOURNAL_STREAM", "set by systemd: log lines then carry syslog priorities"),
+    ("NOTIFY_SOCKET, LISTEN_FDS", "set by systemd: readiness, watchdog and socket activation"),
+  ]
+
   /// Exit statuses and what each means.
   package static let exitStatuses: [(status: Int, what: String)] = [
     (0, "done"),

@@ -51,6 +51,10 @@ package enum ManPage {
     for file in CommandTable.files {
       page += ".TP\n.I \(escape(file.path))\n\(escape(file.what)).\n"
     }
+    page += ".SH ENVIRONMENT\n"
+    for variable in CommandTable.environment {
+      page += ".TP\n.B \(escape(variable.name))\n\(escape(variable.what)).\n"
+    }
     page += ".SH EXIT STATUS\n"
     for exit in CommandTable.exitStatuses {
       page += ".TP\n.B \(exit.status)\n\(escape(exit.what)).\n"

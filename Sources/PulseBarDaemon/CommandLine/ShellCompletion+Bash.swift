@@ -5,6 +5,8 @@ extension ShellCompletion {
   /// an option's value (`--opt VALUE` or `--opt=VALUE`) its words or file names.
   static func bash() -> String {
     let commands = commandNames.joined(separator: " ")
+    let version = CommandTable.versionOption
+    let versionNames = [version.short, version.name].compactMap { $0 }.joined(separator: " ")
     var script = header(.bash)
     script += """
       _pulsebar() {
@@ -50,12 +52,13 @@ extension ShellCompletion {
 
       """
     for command in CommandTable.commands {
-      var words = names(of: command)
-      if command.isDefault { words += ["-V", "--version"] }
-      script += "        \(command.name)) options=\"\(words.joined(separator: " "))\" ;;\n"
+      let words = names(of: command).joined(separator: " ")
+      script += "        \(command.name)) options=\"\(words)\" ;;\n"
     }
     script += """
           esac
+          # --version only as the first word.
+          ((COMP_CWORD == 1)) && options+=" \(versionNames)"
           COMPREPLY=($(compgen -W "$options" -- "$cur"))
       }
       complete -F _pulsebar pulsebar
