@@ -98,7 +98,7 @@ import Testing
     ) { _, audio, config in
       let daemon = try startDaemon(config: config, audio: audio)
       let mono = daemon.readLines(for: 1).compactMap(bars(ofJSON:)).last ?? []
-      #expect(mono.count == 8 && mono.filter { $0 < 0.02 }.count <= 1, "mono: \(mono)")
+      #expect(mono.count == 8 && silentBars(mono) <= 1, "mono: \(mono)")
       let before = daemon.readLines(for: 0.1).compactMap(time(ofJSON:)).last ?? 0
 
       try reload(
@@ -114,10 +114,45 @@ import Testing
       #expect(firstTime >= before, "audio time went back at the reload: \(before) → \(firstTime)")
       #expect(pace > 0.85 && pace < 1.15, "\(audioSeconds) s of audio in \(wall) s")
       let stereo = lines.compactMap(bars(ofJSON:)).last ?? []
-      #expect(stereo.count == 8 && stereo.filter { $0 < 0.02 }.count >= 4, "stereo: \(stereo)")
+      #expect(stereo.count == 8 && silentBars(stereo) >= 4, "stereo: \(stereo)")
       try stop(daemon)
     }
   }
+
+  /// Raw PCM on a FIFO (MPD's fifo output) follows a switch to stereo as well: the reader mixes
+  /// to the buffer's channel count at every read, so the silent right channel shows.
+  @Test func rawPCMOnAFIFOFollowsASwitchToStereo() throws {
+    try withTemporaryDirectory { directory in
+      let pcm = directory + "/left.raw"
+      try Binary.shell(
+        "sox -n -t raw -r 44100 -e signed -b 16 -c 2 \(pcm) synth 8 pinknoise remix 1 0")
+      let fifo = directory + "/mpd.fifo"
+      #expect(mkfifo(fifo, 0o600) == 0)
+      let config = directory + "/pulsebar.conf"
+      try writeTextFile(config, "[general]\nbars = 8\nformat = json\nchannels = mono\n")
+      let daemon = try ChildProcess(
+        Binary.path, ["run", "--config", config, "--input", "fifo:" + fifo])
+      // About real time: 25 ms of audio (4410 bytes) every 25 ms or so.
+      let writer = try ChildProcess(
+        "sh",
+        [
+          "-c",
+          "i=0; while [ $i -lt 320 ]; do dd if=\(pcm) bs=4410 skip=$i count=1 2>/dev/null; sleep 0.025; i=$((i+1)); done > \(fifo)",
+        ])
+      let mono = daemon.readLines(for: 1.5).compactMap(bars(ofJSON:)).last ?? []
+      try reload(
+        daemon, config: config, to: "[general]\nbars = 8\nformat = json\nchannels = stereo\n")
+      let stereo = daemon.readLines(for: 1.5).compactMap(bars(ofJSON:)).last ?? []
+      #expect(mono.count == 8 && silentBars(mono) <= 1, "mono: \(mono)")
+      #expect(stereo.count == 8 && silentBars(stereo) >= 4, "stereo: \(stereo)")
+      writer.send(SIGKILL)
+      _ = try writer.waitForExit(timeout: 5)
+      try stop(daemon)
+    }
+  }
+
+  /// Bars below 0.02: the silent channel's, in a stereo layout.
+  func silentBars(_ bars: [Double]) -> Int { bars.filter { $0 < 0.02 }.count }
 
   // MARK: - fps
 
