@@ -117,6 +117,33 @@ import Testing
     #expect(output == [0.4, 0.75, 0.55, 0.95, 0.4, 0.75])
   }
 
+  /// A reload's new scene keys apply, and the scene goes on: still playing, the morph still
+  /// at the play glyph, though the new morph duration is four times as long.
+  @Test func aReconfiguredSceneGoesOnFromWhereItWas() {
+    var configuration = Configuration()
+    var scene = Scene(configuration: configuration)
+    for frame in 1...60 {
+      scene.advance(
+        to: Double(frame) / 60, activity: .running, signalPresent: true, onset: false)
+    }
+    #expect(scene.state == .playing && scene.morph == 1)
+    configuration.morphDuration = 1
+    configuration.restHeights = [0.2]
+    scene.reconfigure(configuration)
+    scene.advance(to: 61.0 / 60, activity: .running, signalPresent: true, onset: false)
+    #expect(scene.state == .playing && scene.morph == 1 && scene.restBlend == 0)
+    // Stopped (after the debounce, at 2.2): the rest heights fade in over the new duration,
+    // toward the new heights.
+    for time in [2, 2.2, 2.7] {
+      scene.advance(to: time, activity: .none, signalPresent: false, onset: false)
+    }
+    #expect(scene.restBlend > 0 && scene.restBlend < 1, "\(scene.restBlend) half-way")
+    scene.advance(to: 4, activity: .none, signalPresent: false, onset: false)
+    var output = [Float](repeating: 0, count: 3)
+    compose(scene, [0.9, 0.9, 0.9], &output)
+    #expect(output == [0.2, 0.2, 0.2])
+  }
+
   private func compose(_ scene: Scene, _ live: [Float], _ output: inout [Float]) {
     live.withUnsafeBufferPointer { live in
       output.withUnsafeMutableBufferPointer { scene.composeBars(live: live, into: $0) }

@@ -99,6 +99,30 @@ struct PulseEndToEndTests {
     player.send(SIGKILL)
   }
 
+  @Test("a reload from mono to stereo rebuilds the record stream: audio keeps flowing in real time")
+  func reloadToStereoRebuildsTheRecordStream() throws {
+    let config = Binary.temporaryDirectory() + "/pulsebar.conf"
+    try writeTextFile(config, "[general]\nchannels = mono\n")
+    let daemon = try Daemon(arguments: ["--config", config])
+    let player = try daemon.server.play(tone: 440, seconds: 10)
+    Self.expectStraightToPlaying(daemon)
+    try writeTextFile(config, "[general]\nchannels = stereo\n")
+    daemon.process.send(SIGHUP)
+    _ = daemon.process.readLines(for: 0.5)
+    let start = ChildProcess.now()
+    let frames = daemon.process.readLines(for: 3).map(Frame.init)
+    let wall = ChildProcess.now() - start
+    let times = frames.compactMap { $0.field("time").flatMap { Double($0) } }
+    let pace = ((times.last ?? 0) - (times.first ?? 0)) / wall
+    #expect(pace > 0.85 && pace < 1.15, "\(pace) s of audio per second")
+    // Mono samples written into the stereo buffer would be dropped: no sound, and `paused`
+    // after the 2 s silence timeout. Sound after 3 s means the stream was rebuilt in stereo.
+    #expect(frames.last?.state == "playing", "\(frames.last?.line ?? "no frame")")
+    #expect(frames.allSatisfy { $0.connected })
+    #expect((frames.last?.bars.max() ?? 0) > 0.1, "\(frames.last?.line ?? "no frame")")
+    player.send(SIGKILL)
+  }
+
   @Test("a player that ends gives stopped; one that pauses gives paused")
   func playingThenPausedOrStopped() throws {
     let daemon = try Daemon()

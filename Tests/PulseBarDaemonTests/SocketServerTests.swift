@@ -67,7 +67,7 @@ import Testing
     try withTemporaryDirectory { directory in
       let path = directory + "/pulsebar.sock"
       let listener = try UnixSocket.listen(path: path)
-      let delivery = try SocketDelivery.make { changed in
+      let delivery = try SocketDelivery.make(sampleRate: 44100) { changed in
         SocketServer(
           listener: listener, ownsPath: path, configuration: Configuration(),
           defaultSubscription: Self.base, logger: Logger(journal: false),

@@ -18,24 +18,49 @@ package struct CaptureStatus: Sendable, Equatable {
   package init() {}
 }
 
+/// What the analysis wants from the capture: interleaved channels and the frame rate that
+/// sizes a capture's chunks (a paced file's reads, PulseAudio's fragments).
+///
+/// It changes only on a config reload (``CaptureBuffer/reconfigure(_:)``); sources read it
+/// from the buffer, so the buffer is its one owner.
+package struct CaptureFormat: Sendable, Equatable {
+  /// Stereo is the most the analysis takes; buffers sized for it fit every format.
+  package static let maxChannels = 2
+
+  /// Interleaved channels in every sample frame (1 or 2).
+  package var channels: Int
+  /// Frames per second of analysis: a capture delivers about `1/fps` s of audio at a time.
+  package var fps: Int
+
+  package init(channels: Int, fps: Int) {
+    self.channels = channels
+    self.fps = fps
+  }
+}
+
 /// The hand-off between a capture thread and the engine thread.
 ///
 /// A bounded ring of interleaved `Float` samples guarded by a `Lock`, plus the
-/// latest ``CaptureStatus``. Writers never block on the reader: when the ring is
-/// full the oldest samples are overwritten (the engine only wants the newest
-/// audio anyway). Every write or status change signals an `eventfd` that the
-/// engine polls, so the engine sleeps with no timer while nothing arrives.
+/// latest ``CaptureStatus`` and the ``CaptureFormat`` the samples must have.
+/// Writers never block on the reader: when the ring is full the oldest samples
+/// are overwritten (the engine only wants the newest audio anyway). Every write
+/// or status change signals an `eventfd` that the engine polls, so the engine
+/// sleeps with no timer while nothing arrives.
+///
+/// A reload that changes channels or fps calls ``reconfigure(_:)``: the ring drops what it
+/// holds and from then on accepts only writes at the new channel count. A write made at the
+/// old count (a capture thread that had not yet seen the change) is dropped whole, so mono
+/// samples are never read as left/right pairs.
 package final class CaptureBuffer: Sendable {
   private struct Ring {
     var samples: [Float]
+    var format: CaptureFormat
     var readIndex = 0
     var count = 0
     var status = CaptureStatus()
     var statusChanged = false
   }
 
-  /// Interleaved channels in every write and read.
-  package let channels: Int
   /// Samples per second per channel.
   package let sampleRate: Int
   private let ring: Lock<Ring>
@@ -44,18 +69,56 @@ package final class CaptureBuffer: Sendable {
   /// The descriptor the engine polls.
   package var wakeDescriptor: FileDescriptor { wake.descriptor }
 
+  /// Seconds of audio the ring holds.
+  private let seconds: Double
+
   /// Creates a buffer holding `seconds` of audio (at least one sample frame).
-  package init(sampleRate: Int, channels: Int, seconds: Double = 1.0) {
-    self.channels = channels
+  package init(sampleRate: Int, channels: Int, fps: Int = 60, seconds: Double = 1.0) {
     self.sampleRate = sampleRate
-    let capacity = max(channels, Int(Double(sampleRate) * seconds) * channels)
-    ring = Lock(Ring(samples: [Float](repeating: 0, count: capacity)))
+    self.seconds = seconds
+    let format = CaptureFormat(channels: channels, fps: fps)
+    ring = Lock(
+      Ring(
+        samples: Self.storage(sampleRate: sampleRate, seconds: seconds, format: format),
+        format: format))
   }
 
-  /// Appends interleaved samples (capture thread). Overwrites the oldest when full.
-  package func write(_ interleaved: UnsafeBufferPointer<Float>) {
+  private static func storage(sampleRate: Int, seconds: Double, format: CaptureFormat) -> [Float] {
+    [Float](
+      repeating: 0,
+      count: max(format.channels, Int(Double(sampleRate) * seconds) * format.channels))
+  }
+
+  /// The channels and frame rate samples must come in (see ``reconfigure(_:)``).
+  package var format: CaptureFormat { ring.withLock { $0.format } }
+
+  /// Interleaved channels in every write and read.
+  package var channels: Int { format.channels }
+
+  /// Changes the format (engine thread, on a reload): drops what the ring holds, which has the
+  /// old channel count, and wakes the engine. Sources pick the new format up from the buffer
+  /// (a file or PCM reader at its next chunk; PulseAudio when told to restart its stream).
+  package func reconfigure(_ format: CaptureFormat) {
+    let changed = ring.withLock { ring in
+      guard ring.format != format else { return false }
+      if ring.format.channels != format.channels {
+        ring.samples = Self.storage(sampleRate: sampleRate, seconds: seconds, format: format)
+      }
+      ring.format = format
+      ring.readIndex = 0
+      ring.count = 0
+      return true
+    }
+    if changed { signal() }
+  }
+
+  /// Appends interleaved samples of `channels` channels (capture thread). Overwrites the oldest
+  /// when full. Samples whose channel count is not the buffer's (written just before a
+  /// reconfiguration reached the writer) are dropped.
+  package func write(_ interleaved: UnsafeBufferPointer<Float>, channels: Int) {
     guard !interleaved.isEmpty else { return }
-    ring.withLock { ring in
+    let written = ring.withLock { ring -> Bool in
+      guard channels == ring.format.channels else { return false }
       let capacity = ring.samples.count
       var source = interleaved
       if source.count > capacity {
@@ -75,8 +138,9 @@ package final class CaptureBuffer: Sendable {
         }
       }
       ring.count += source.count
+      return true
     }
-    signal()
+    if written { signal() }
   }
 
   /// Moves up to `destination.count` samples (a whole number of sample frames) out; returns how many.
@@ -84,7 +148,7 @@ package final class CaptureBuffer: Sendable {
     ring.withLock { ring in
       let capacity = ring.samples.count
       var wanted = min(destination.count, ring.count)
-      wanted -= wanted % channels
+      wanted -= wanted % ring.format.channels
       ring.samples.withUnsafeBufferPointer { storage in
         var index = ring.readIndex
         for offset in 0..<wanted {

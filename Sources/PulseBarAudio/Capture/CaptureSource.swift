@@ -10,4 +10,15 @@ package protocol CaptureSource: AnyObject, Sendable {
   func start(into buffer: CaptureBuffer)
   /// Stops delivering and releases the audio server resources. Idempotent.
   func stop()
+  /// The buffer's ``CaptureFormat`` changed (a reload changed channels or fps): deliver at the
+  /// new one from now on. Called on the engine thread after ``CaptureBuffer/reconfigure(_:)``.
+  ///
+  /// Sources that read the format from the buffer at every chunk (files, raw PCM) need nothing
+  /// here and keep their place in the input; PulseAudio's record stream has its channel count
+  /// and fragment size fixed when it is made, so ``PulseSource`` rebuilds it.
+  func formatChanged()
+}
+
+extension CaptureSource {
+  package func formatChanged() {}
 }

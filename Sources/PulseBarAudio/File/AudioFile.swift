@@ -81,9 +81,12 @@ package final class AudioFile {
     return nil
   }
 
-  /// Reads up to `frames` sample frames into `destination` (`frames × outputChannels`
-  /// floats); returns the frames read, 0 at end of file.
-  package func read(frames: Int, into destination: UnsafeMutableBufferPointer<Float>) -> Int {
+  /// Reads up to `frames` sample frames into `destination` (`frames × channels` floats, mixed
+  /// to `channels`, ``outputChannels`` when `nil`); returns the frames read, 0 at end of file.
+  /// A paced file passes the capture buffer's current channel count, which a reload may change.
+  package func read(
+    frames: Int, into destination: UnsafeMutableBufferPointer<Float>, channels: Int? = nil
+  ) -> Int {
     let needed = frames * fileChannels
     if scratch.count < needed { scratch = [Float](repeating: 0, count: needed) }
     let read = scratch.withUnsafeMutableBufferPointer { buffer in
@@ -92,7 +95,8 @@ package final class AudioFile {
     guard read > 0 else { return 0 }
     scratch.withUnsafeBufferPointer { source in
       ChannelMixer.mix(
-        source, frames: read, from: fileChannels, to: outputChannels, into: destination)
+        source, frames: read, from: fileChannels, to: channels ?? outputChannels,
+        into: destination)
     }
     return read
   }

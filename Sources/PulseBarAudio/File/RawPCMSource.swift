@@ -64,7 +64,6 @@ package final class RawPCMSource: CaptureSource {
       $0.activity = .running
     }
     PosixThread.spawn {
-      let outputChannels = buffer.channels
       let bytesPerFrame = 2 * inputChannels
       var bytes = [UInt8](repeating: 0, count: 16384 - 16384 % bytesPerFrame + bytesPerFrame)
       var pending = 0
@@ -72,7 +71,7 @@ package final class RawPCMSource: CaptureSource {
       // channel count they may take more floats than they came in (mono PCM, stereo analysis).
       let maximumFrames = bytes.count / bytesPerFrame
       var samples = [Float](repeating: 0, count: maximumFrames * inputChannels)
-      var mixed = [Float](repeating: 0, count: maximumFrames * outputChannels)
+      var mixed = [Float](repeating: 0, count: maximumFrames * CaptureFormat.maxChannels)
       reading: while stopSignal.waitReadable(descriptor) {
         let result = bytes.withUnsafeMutableBytes { raw in
           Result { () throws(Errno) in
@@ -94,11 +93,16 @@ package final class RawPCMSource: CaptureSource {
             bitPattern: UInt16(bytes[2 * index]) | UInt16(bytes[2 * index + 1]) << 8)
           samples[index] = Float(value) / 32768
         }
+        // The buffer's channel count at each read: a reload may change it mid-stream, and the
+        // bytes already read (a partial frame included) carry on at the new count.
+        let outputChannels = buffer.channels
         samples.withUnsafeBufferPointer { source in
           mixed.withUnsafeMutableBufferPointer { destination in
             ChannelMixer.mix(
               source, frames: frames, from: inputChannels, to: outputChannels, into: destination)
-            buffer.write(UnsafeBufferPointer(rebasing: destination[..<(frames * outputChannels)]))
+            buffer.write(
+              UnsafeBufferPointer(rebasing: destination[..<(frames * outputChannels)]),
+              channels: outputChannels)
           }
         }
         let used = frames * bytesPerFrame

@@ -137,7 +137,8 @@ extension PulseConnection {
               start: data.assumingMemoryBound(to: Int16.self), count: length / 2))
         } else {
           buffer.write(
-            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4))
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
+            channels: settings.channels)
         }
       }
       // A hole (no data, non-zero length) is dropped like data.
@@ -151,9 +152,24 @@ extension PulseConnection {
     while offset < samples.count {
       let count = min(scratch.count, samples.count - offset)
       for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
-      buffer.write(UnsafeBufferPointer(rebasing: scratch[..<count]))
+      buffer.write(UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels)
       offset += count
     }
+  }
+
+  /// Records the same source again at `format` (a reload changed channels or fps): a stream's
+  /// sample spec and fragment size are fixed when it is made. The connection, the followed
+  /// sink and the sink-input table stay; only the stream is remade (and the generation bumped,
+  /// so the engine drops the old history). Without a stream the next one simply uses `format`.
+  func reformat(_ format: CaptureFormat) {
+    assertOnLoop()
+    guard settings.channels != format.channels || settings.fps != format.fps else { return }
+    settings.channels = format.channels
+    settings.fps = format.fps
+    guard stream != nil, let source = streamSource else { return }
+    let sampleFormat = streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian
+    closeStream()
+    record(source: source, monitoring: monitoredSink, format: sampleFormat)
   }
 
   /// Closes the record stream, if any, without calling back into us.

@@ -14,7 +14,8 @@ import PulseBarSystem
 final class PulseConnection {
   let mainloop: OpaquePointer
   let api: UnsafeMutablePointer<pa_mainloop_api>
-  let settings: PulseSource.Settings
+  /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
+  var settings: PulseSource.Settings
   let buffer: CaptureBuffer
   /// Writes one log line (no prefix, no newline).
   let log: PulseSource.Log
@@ -52,7 +53,9 @@ final class PulseConnection {
     api = pa_threaded_mainloop_get_api(mainloop)
     self.settings = settings
     self.buffer = buffer
-    scratch = .allocate(capacity: 4096 * max(1, settings.channels))
+    // Sized for the most channels a reload can ask for, and a whole number of sample frames
+    // at every channel count.
+    scratch = .allocate(capacity: 4096 * CaptureFormat.maxChannels)
   }
 
   deinit { scratch.deallocate() }

@@ -13,6 +13,7 @@ import PulseBarSystem
 /// of about one frame (`1/fps` s). The record stream is corked while nothing
 /// plays into the monitored sink, so an idle daemon costs nothing. A lost or
 /// missing server is retried with back-off forever.
+/// A reload that changes channels or fps remakes the record stream (``formatChanged()``).
 package final class PulseSource: CaptureSource {
   /// What to record and how; fixed at creation.
   package struct Settings: Sendable, Equatable {
@@ -42,7 +43,9 @@ package final class PulseSource: CaptureSource {
   /// The rate asked of the server unless told otherwise (it resamples the monitor).
   package static let defaultSampleRate = 44100
 
-  package let settings: Settings
+  /// What to record and how; channels and fps change with ``formatChanged()``.
+  package var settings: Settings { currentSettings.withLock { $0 } }
+  private let currentSettings: Lock<Settings>
   private let log: Log
   private let debug: Log?
   private let runtime = Lock<Runtime?>(nil)
@@ -56,8 +59,10 @@ package final class PulseSource: CaptureSource {
   ) {
     self.log = log
     self.debug = debug
-    settings = Settings(
-      sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps, server: server)
+    currentSettings = Lock(
+      Settings(
+        sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps,
+        server: server))
   }
 
   deinit { stop() }
@@ -65,6 +70,7 @@ package final class PulseSource: CaptureSource {
   /// Starts the mainloop thread and the first connection attempt; returns at once.
   /// The buffer must have this source's sample rate and channel count.
   package func start(into buffer: CaptureBuffer) {
+    let settings = settings
     precondition(buffer.channels == settings.channels && buffer.sampleRate == settings.sampleRate)
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
@@ -79,6 +85,22 @@ package final class PulseSource: CaptureSource {
       // thread after creating it, so a callback it ran before that would look foreign.
       connection.withLoopLock { connection.connect() }
       runtime = Runtime(mainloop: mainloop, connection: connection)
+    }
+  }
+
+  /// Rebuilds the record stream at the buffer's new channel count and fragment size (a stream's
+  /// sample spec and fragment are fixed when it is made). Only the stream: the connection and
+  /// the followed sink stay, so a reload shows no `connected:false` frame and costs no
+  /// reconnect. Returns once the new stream is asked for, on the engine thread.
+  package func formatChanged() {
+    runtime.withLock { runtime in
+      guard let current = runtime else { return }
+      let format = current.connection.buffer.format
+      currentSettings.withLock { settings in
+        settings.channels = format.channels
+        settings.fps = format.fps
+      }
+      current.connection.withLoopLock { current.connection.reformat(format) }
     }
   }
 

@@ -77,7 +77,13 @@ package final class FramePipeline {
   /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
   package let silenceLevel: Float
 
-  package init(configuration: Configuration, sampleRate: Int) {
+  /// A pipeline for `configuration`. With `previous` (a config reload) it goes on from the old
+  /// one's audio time, frame count and scene (see ``Scene/reconfigure(_:)``), so json's `time`
+  /// never steps back and a playing bar stays playing; the analysis (spectra, gain, onsets)
+  /// starts afresh, since its channels, rate or cut-offs may be new.
+  package init(
+    configuration: Configuration, sampleRate: Int, continuing previous: FramePipeline? = nil
+  ) {
     self.configuration = configuration
     self.sampleRate = sampleRate
     hopFrames = max(1, sampleRate / configuration.fps)
@@ -85,7 +91,14 @@ package final class FramePipeline {
     analyzer = SpectrumAnalyzer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
       onsetThreshold: configuration.onsetThreshold)
-    scene = Scene(configuration: configuration)
+    if let previous {
+      scene = previous.scene
+      scene.reconfigure(configuration)
+      time = previous.time
+      frameCount = previous.frameCount
+    } else {
+      scene = Scene(configuration: configuration)
+    }
   }
 
   deinit {

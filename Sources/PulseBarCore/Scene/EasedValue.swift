@@ -8,8 +8,8 @@ package struct EasedValue: Sendable, Equatable {
   package private(set) var value: Float
   /// Where the value is heading.
   package private(set) var target: Float
-  /// Seconds a full animation takes.
-  package let duration: Double
+  /// Seconds a full animation takes (a reload may change it: see ``retime(duration:)``).
+  package private(set) var duration: Double
   /// Maps linear progress to eased progress.
   package let curve: TimingCurve
   private var from: Float
@@ -35,6 +35,16 @@ package struct EasedValue: Sendable, Equatable {
     } else {
       value = from + (target - from) * Float(curve.value(at: progress))
     }
+  }
+
+  /// Takes a new duration (a config reload) at `time`: an animation under way goes on from
+  /// the value it has now toward the same target, over the new duration, so the value never
+  /// jumps back (keeping its old start would put a longer animation back at its beginning).
+  package mutating func retime(duration: Double, at time: Double) {
+    advance(to: time)
+    self.duration = duration
+    from = value
+    start = time
   }
 
   /// Starts an animation toward `newTarget` at `time`, from the value at `time`.

@@ -26,15 +26,22 @@ package struct PlaybackStateMachine: Sendable, Equatable {
   /// The published state after the last ``advance(to:activity:signalPresent:)``.
   package private(set) var state: PlaybackState = .stopped
   /// Seconds of silence after which running streams count as paused.
-  package let silenceTimeout: Double
+  package private(set) var silenceTimeout: Double
   /// Seconds a new state must hold before it is published.
-  package let debounce: Double
+  package private(set) var debounce: Double
   private var lastSignalTime: Double?
   /// The candidate that differs from `state`, if any, and the audio time it began.
   private var pendingState: PlaybackState?
   private var pendingSince: Double = 0
 
   package init(silenceTimeout: Double, debounce: Double) {
+    self.silenceTimeout = silenceTimeout
+    self.debounce = debounce
+  }
+
+  /// Takes new timings (a config reload) and keeps the state, the last sound and any
+  /// candidate waiting out its hold: a reload does not flash `stopped` on a playing bar.
+  package mutating func retime(silenceTimeout: Double, debounce: Double) {
     self.silenceTimeout = silenceTimeout
     self.debounce = debounce
   }

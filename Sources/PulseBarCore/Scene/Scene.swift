@@ -8,7 +8,7 @@ package struct Scene: Sendable {
   private var morphAnimation: EasedValue
   private var restAnimation: EasedValue
   private var bubbleSystem: BubbleSystem
-  private let restHeights: [Float]
+  private var restHeights: [Float]
   /// Audio time of the last ``advance(to:activity:signalPresent:onset:)``.
   package private(set) var time: Double = 0
 
@@ -17,6 +17,19 @@ package struct Scene: Sendable {
       silenceTimeout: configuration.silenceTimeout, debounce: configuration.stateDebounce)
     morphAnimation = EasedValue(value: 0, duration: configuration.morphDuration)
     restAnimation = EasedValue(value: 1, duration: configuration.morphDuration)
+    bubbleSystem = BubbleSystem(configuration: configuration)
+    restHeights = configuration.restHeights
+  }
+
+  /// Takes a reloaded configuration and goes on from where it is: the playback state, the
+  /// morph and the rest blend carry over (with the new timings), so a reload never flashes
+  /// `stopped` or replays the play morph. The bubbles start afresh under the new `[bubbles]`
+  /// keys: the live ones were placed for the old glyphs, count and paths.
+  package mutating func reconfigure(_ configuration: Configuration) {
+    machine.retime(
+      silenceTimeout: configuration.silenceTimeout, debounce: configuration.stateDebounce)
+    morphAnimation.retime(duration: configuration.morphDuration, at: time)
+    restAnimation.retime(duration: configuration.morphDuration, at: time)
     bubbleSystem = BubbleSystem(configuration: configuration)
     restHeights = configuration.restHeights
   }

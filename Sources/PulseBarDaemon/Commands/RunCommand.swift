@@ -33,7 +33,7 @@ package enum RunCommand {
       }
       if options.offline { return runOffline(file: file, configuration: configuration) }
       return runLive(
-        source: PacedFileSource(file: file, fps: configuration.fps), sampleRate: file.sampleRate,
+        source: PacedFileSource(file: file), sampleRate: file.sampleRate,
         configuration: configuration, options: options)
     case .fifo(let path):
       do {
@@ -147,9 +147,11 @@ package enum RunCommand {
         }
       }
     }
-    let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
+    let buffer = CaptureBuffer(
+      sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps)
     let engine = Engine(
-      pipeline: pipeline, buffer: buffer, deliveries: deliveries, signals: signals,
+      pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
+      signals: signals,
       reload: {
         notifier?.reloading()
         defer { notifier?.ready(status: "reloaded") }
@@ -157,8 +159,10 @@ package enum RunCommand {
         do {
           var reloaded = try ConfigLoading.load(path: options.configPath)
           reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
-          // The capture and the listening socket are made once; what belongs to them
-          // waits for a restart, and the log says so rather than ignoring it silently.
+          // The input and the listening socket are made once; what belongs to them waits for
+          // a restart, and the log says so rather than ignoring it silently. Everything else
+          // applies now (Engine.replacePipeline): bars, format, channels and fps (the capture
+          // follows), glyphs, analysis, scene and bubbles.
           var restartOnly: [String] = []
           if reloaded.input != configuration.input { restartOnly.append("input.source") }
           if reloaded.rawSampleRate != configuration.rawSampleRate
@@ -179,6 +183,14 @@ package enum RunCommand {
           reloaded.input = configuration.input
           reloaded.rawSampleRate = configuration.rawSampleRate
           reloaded.rawChannels = configuration.rawChannels
+          // The config's own bar count must lay out (the parser already refuses odd bars in
+          // stereo; this catches more bars than the transform has bins at this rate).
+          if let problem = LayoutCheck.problem(
+            bars: reloaded.bars, configuration: reloaded, sampleRate: sampleRate)
+          {
+            logger.error("config not reloaded, keeping the old one: \(problem)")
+            return nil
+          }
           logger.debug("reload: new config in effect")
           return reloaded
         } catch {

@@ -15,6 +15,8 @@ import PulseBarSystem
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
+  /// What fills ``buffer``; told when a reload changes the buffer's format.
+  private let capture: CaptureSource?
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
   /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
@@ -36,16 +38,19 @@ package final class Engine {
   private var stopping = false
 
   package init(
-    pipeline: FramePipeline, buffer: CaptureBuffer, deliveries: [FrameDelivery],
-    signals: SignalReceiver? = nil, reload: (() -> Configuration?)? = nil
+    pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
+    deliveries: [FrameDelivery], signals: SignalReceiver? = nil,
+    reload: (() -> Configuration?)? = nil
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
+    self.capture = capture
     self.deliveries = deliveries
     self.signals = signals
     self.reload = reload
-    // A second of audio: more than any fragment, so one read drains a late burst.
-    readBuffer = .allocate(capacity: buffer.sampleRate * buffer.channels)
+    // A second of audio at the most channels a reload can ask for: more than any fragment, so
+    // one read drains a late burst.
+    readBuffer = .allocate(capacity: buffer.sampleRate * CaptureFormat.maxChannels)
   }
 
   deinit { readBuffer.deallocate() }
@@ -88,7 +93,9 @@ package final class Engine {
       } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
-      if status.endOfStream && buffer.availableSamples < pipeline.hopFrames * buffer.channels {
+      if status.endOfStream
+        && buffer.availableSamples < pipeline.hopFrames * pipeline.analyzer.channels
+      {
         break
       }
     }
@@ -108,7 +115,8 @@ package final class Engine {
   }
 
   private func consumeAudio() -> Bool {
-    let hopSamples = pipeline.hopFrames * buffer.channels
+    // The pipeline's channels are the buffer's: a reload changes both before the next read.
+    let hopSamples = pipeline.hopFrames * pipeline.analyzer.channels
     let available = buffer.availableSamples
     guard available >= hopSamples else { return false }
     // Everything that arrived (whole hops) enters the history; one frame comes out.
@@ -194,8 +202,19 @@ package final class Engine {
     }
   }
 
+  /// Applies a reloaded configuration (validated by the reload closure): a new pipeline that
+  /// goes on from the old one's time and scene; the capture rebuilt when its channels or pace
+  /// changed (the buffer drops audio of the old channel count, the source follows); the
+  /// deliveries told, so stdout, the terminal and the socket's default follow the new keys.
   private func replacePipeline(_ configuration: Configuration) {
-    pipeline = FramePipeline(configuration: configuration, sampleRate: pipeline.sampleRate)
+    let format = CaptureFormat(channels: configuration.channels.count, fps: configuration.fps)
+    if format != buffer.format {
+      buffer.reconfigure(format)
+      capture?.formatChanged()
+    }
+    pipeline = FramePipeline(
+      configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
+    for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
     tickWithoutAudio()
   }

@@ -17,26 +17,41 @@ package protocol FrameDelivery: AnyObject {
   /// A descriptor the engine polls; when readable it delivers the current frame again (without
   /// advancing), and the delivery drains it. -1 (the default) for none.
   var wakeDescriptor: FileDescriptor? { get }
+  /// A reload replaced the configuration (already validated): a delivery that follows the
+  /// config's format and bar count changes its keys (and bumps ``keysVersion``). Called on the
+  /// engine thread before the first frame of the new pipeline. Does nothing by default.
+  func configurationChanged(_ configuration: Configuration)
 }
 
 extension FrameDelivery {
   package var wakeDescriptor: FileDescriptor? { nil }
+  package func configurationChanged(_ configuration: Configuration) {}
 }
 
 /// Writes one consumer's changed lines to a descriptor (stdout), blocking.
 ///
 /// Blocking is what a pipeline reader expects from stdout; the socket server
 /// is the path that never blocks. A closed reader (EPIPE) stops the engine.
+/// Its consumer is the config's format and bar count, so it follows a reload
+/// (``configurationChanged(_:)``); the offline run makes one and never reloads.
 package final class DescriptorDelivery: FrameDelivery {
-  private let key: ConsumerKey
+  private var key: ConsumerKey
   private let descriptor: FileDescriptor
-  package let wantedKeys: [ConsumerKey]
-  package let keysVersion: UInt64 = 0
+  package private(set) var wantedKeys: [ConsumerKey]
+  package private(set) var keysVersion: UInt64 = 0
 
   package init(key: ConsumerKey, descriptor: FileDescriptor = .standardOutput) {
     self.key = key
     self.descriptor = descriptor
     wantedKeys = [key]
+  }
+
+  package func configurationChanged(_ configuration: Configuration) {
+    let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
+    guard newKey != key else { return }
+    key = newKey
+    wantedKeys = [newKey]
+    keysVersion &+= 1
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {

@@ -24,8 +24,9 @@ package struct ClientProtocol: Sendable {
   package enum Action: Equatable, Sendable {
     /// Nothing yet.
     case none
-    /// Start sending this subscription's frames (the latest one at once).
-    case subscribe(Subscription)
+    /// Start sending frames for this request (resolved by the server against the current
+    /// config's default; the latest line at once).
+    case subscribe(SubscriptionRequest)
     /// Send this line (`error: …\n`), then close.
     case reject(String)
     /// Close without a word (a stuck client).
@@ -40,17 +41,15 @@ package struct ClientProtocol: Sendable {
   package static let maxLineLength = 256
 
   package private(set) var state = State.awaitingSubscription
-  private let defaultSubscription: Subscription
-  /// The daemon's frame rate: a client asking for more gets this (see ``Subscription/parse(_:base:maxFPS:)``).
-  private let maxFPS: Int
   private let connectedAt: UInt64
   private var line: [UInt8] = []
   /// When the current write backlog last made progress (or began); `nil` without a backlog.
   private var backlogProgressAt: UInt64?
 
-  package init(defaultSubscription: Subscription, maxFPS: Int = 240, connectedAt: UInt64) {
-    self.defaultSubscription = defaultSubscription
-    self.maxFPS = maxFPS
+  /// The protocol knows nothing of the default subscription: it hands on what the client asked
+  /// for (``SubscriptionRequest``), and the server resolves it under the config of the moment,
+  /// which a reload may change while the client waits or later.
+  package init(connectedAt: UInt64) {
     self.connectedAt = connectedAt
   }
 
@@ -98,7 +97,7 @@ package struct ClientProtocol: Sendable {
       guard now >= connectedAt &+ Self.subscriptionTimeout else { return .none }
       if !line.isEmpty { return reject("subscription line not finished within 100 ms") }
       state = .subscribed
-      return .subscribe(defaultSubscription)
+      return .subscribe(SubscriptionRequest())
     case .subscribed:
       guard let since = backlogProgressAt, now >= since &+ Self.stuckTimeout else { return .none }
       state = .closed
@@ -132,11 +131,11 @@ package struct ClientProtocol: Sendable {
 
   private mutating func finishLine() -> Action {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-    switch Subscription.parse(line, base: defaultSubscription, maxFPS: maxFPS) {
-    case .success(let subscription):
+    switch SubscriptionRequest.parse(line) {
+    case .success(let request):
       state = .subscribed
       line = []
-      return .subscribe(subscription)
+      return .subscribe(request)
     case .failure(let error):
       return reject(error.description)
     }

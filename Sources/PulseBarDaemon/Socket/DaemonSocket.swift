@@ -37,15 +37,13 @@ package enum DaemonSocket {
     } catch {
       throw OpenError(description: "socket: \(error)")
     }
-    let defaultSubscription = Subscription(
-      format: configuration.format, bars: configuration.bars)
-    let validate = layoutCheck(configuration: configuration, sampleRate: sampleRate)
+    let rules = rules(configuration: configuration, sampleRate: sampleRate)
     do {
-      return try SocketDelivery.make { changed in
+      return try SocketDelivery.make(sampleRate: sampleRate) { changed in
         SocketServer(
           listener: listener, ownsPath: ownsPath, configuration: configuration,
-          defaultSubscription: defaultSubscription, logger: logger, validate: validate,
-          onSubscriptionsChanged: changed)
+          defaultSubscription: rules.defaultSubscription, logger: logger,
+          validate: rules.validate, onSubscriptionsChanged: changed)
       }
     } catch {
       listener.closeQuietly()
@@ -53,25 +51,44 @@ package enum DaemonSocket {
     }
   }
 
+  /// The socket's rules under `configuration`: its format and bar count as the default, its
+  /// rate as the most, its channels and cut-offs for the layout check. At start and on reload.
+  package static func rules(configuration: Configuration, sampleRate: Int) -> SubscriptionRules {
+    SubscriptionRules(
+      defaultSubscription: Subscription(format: configuration.format, bars: configuration.bars),
+      maxFPS: configuration.fps,
+      validate: layoutCheck(configuration: configuration, sampleRate: sampleRate))
+  }
+
   /// Refuses bar counts the analysis cannot lay out (odd in stereo, more bars than bins).
   private static func layoutCheck(
     configuration: Configuration, sampleRate: Int
   ) -> @Sendable (Subscription) -> String? {
-    let channels = configuration.channels.count
-    let low = configuration.lowCutoff
-    let high = configuration.highCutoff
+    let configuration = configuration
     return { subscription in
-      guard subscription.bars % channels == 0 else {
-        return "bars must be even in stereo (got \(subscription.bars))"
-      }
-      do throws(LayoutError) {
-        _ = try BandLayout(
-          barsPerChannel: subscription.bars / channels, lowCutoff: low, highCutoff: high,
-          sizes: TransformSizes(sampleRate: sampleRate))
-        return nil
-      } catch {
-        return error.message
-      }
+      LayoutCheck.problem(
+        bars: subscription.bars, configuration: configuration, sampleRate: sampleRate)
+    }
+  }
+}
+
+/// Whether the analysis can lay out a bar count under a configuration: the one check behind
+/// socket subscriptions and a reloaded config's own bar count.
+package enum LayoutCheck {
+  /// Why `bars` cannot be drawn under `configuration` at `sampleRate` (odd in stereo, more bars
+  /// than the transform has bins), or `nil`.
+  package static func problem(bars: Int, configuration: Configuration, sampleRate: Int) -> String? {
+    let channels = configuration.channels.count
+    guard bars % channels == 0 else {
+      return "bars must be even in stereo (got \(bars))"
+    }
+    do throws(LayoutError) {
+      _ = try BandLayout(
+        barsPerChannel: bars / channels, lowCutoff: configuration.lowCutoff,
+        highCutoff: configuration.highCutoff, sizes: TransformSizes(sampleRate: sampleRate))
+      return nil
+    } catch {
+      return error.message
     }
   }
 }

@@ -13,23 +13,34 @@ package final class SocketDelivery: FrameDelivery {
   /// The server; `run` starts it once capture runs and stops it on exit.
   package let server: SocketServer
   private let wake: FileDescriptor
+  /// The capture's rate, for the layout check of the rules a reload makes.
+  private let sampleRate: Int
 
   /// A delivery to `server`, which must be created with `onSubscriptionsChanged` calling
-  /// `EventDescriptor.signal` on `wake` (``make(_:)`` does that).
-  package init(wake: FileDescriptor, server: SocketServer) {
+  /// `EventDescriptor.signal` on `wake` (``make(sampleRate:_:)`` does that).
+  package init(wake: FileDescriptor, server: SocketServer, sampleRate: Int) {
     self.wake = wake
     self.server = server
+    self.sampleRate = sampleRate
   }
 
   deinit { wake.closeQuietly() }
 
-  /// Creates the eventfd and the server around it (`build` gets the change callback).
+  /// Creates the eventfd and the server around it (`build` gets the change callback);
+  /// `sampleRate` is the capture's, for the layout check of a reload's rules.
   package static func make(
+    sampleRate: Int,
     _ build: (_ onSubscriptionsChanged: @escaping @Sendable () -> Void) -> SocketServer
   ) throws(Errno) -> SocketDelivery {
     let wake = try EventDescriptor.make()
     let server = build { EventDescriptor.signal(wake) }
-    return SocketDelivery(wake: wake, server: server)
+    return SocketDelivery(wake: wake, server: server, sampleRate: sampleRate)
+  }
+
+  /// A reload: the server's default, rate limit and layout check follow the new config, and
+  /// its clients are resolved again (see ``SocketServer/updateRules(_:)``).
+  package func configurationChanged(_ configuration: Configuration) {
+    server.updateRules(DaemonSocket.rules(configuration: configuration, sampleRate: sampleRate))
   }
 
   /// Readable when the subscriptions changed; the engine drains it and delivers a frame.

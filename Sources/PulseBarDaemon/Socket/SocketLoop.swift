@@ -14,6 +14,8 @@ final class SocketLoop {
     var generation: UInt64
     var session: ClientProtocol
     var interest: Epoll.Events
+    /// What the client asked for, once it has subscribed: resolved again on every reload.
+    var request: SubscriptionRequest?
     /// Bytes of the outbox's first line already written.
     var offset = 0
   }
@@ -41,6 +43,8 @@ final class SocketLoop {
     byteCount: SocketLoop.readSize, alignment: 1)
   /// Slots whose outbox was refilled during this wake-up, to flush after the lock is dropped.
   private var refilled: [Int] = []
+  /// The server's rules generation the clients' subscriptions were last resolved under.
+  private var rulesGeneration: UInt64
 
   init(server: SocketServer) throws(Errno) {
     self.server = server
@@ -50,6 +54,7 @@ final class SocketLoop {
     outboxes = ContiguousArray(
       repeating: LineRing(capacity: SocketServer.queueCapacity), count: server.maxClients)
     refilled.reserveCapacity(server.maxClients)
+    rulesGeneration = server.rulesGeneration
   }
 
   deinit {
@@ -83,6 +88,7 @@ final class SocketLoop {
     case Self.wakeToken:
       EventDescriptor.drain(server.wakeDescriptor)
       server.wakePending.store(false, ordering: .releasing)
+      if server.rulesGeneration != rulesGeneration { resolveAgain() }
       deliverQueuedLines()
     case Self.timerToken:
       EventDescriptor.drain(timer)  // a timerfd reads like an eventfd: an 8-byte count
@@ -137,9 +143,7 @@ final class SocketLoop {
       }
       connections[slot] = Connection(
         descriptor: client, generation: generation,
-        session: ClientProtocol(
-          defaultSubscription: server.defaultSubscription, maxFPS: server.maxFPS,
-          connectedAt: monotonicNanoseconds()),
+        session: ClientProtocol(connectedAt: monotonicNanoseconds()),
         interest: interest)
       activeCount += 1
       server.connectedClients.add(1, ordering: .relaxed)
@@ -185,15 +189,17 @@ final class SocketLoop {
     switch action {
     case .none:
       break
-    case .subscribe(let subscription):
-      if let problem = server.validate?(subscription) {
+    case .subscribe(let request):
+      switch server.rules.subscription(for: request) {
+      case .failure(let problem):
         apply(.reject("error: \(problem)\n"), slot)
-        return
+      case .success(let subscription):
+        connections[slot]!.request = request
+        server.attach(slot: slot, to: subscription)
+        server.logger.debug(
+          "socket: client \(connections[slot]!.generation) subscribed: \(subscription)")
+        flush(slot)
       }
-      server.attach(slot: slot, to: subscription)
-      server.logger.debug(
-        "socket: client \(connections[slot]!.generation) subscribed: \(subscription)")
-      flush(slot)
     case .reject(let line):
       let descriptor = connections[slot]!.descriptor
       forget(slot, "refused: \(line.dropLast())")
@@ -203,6 +209,26 @@ final class SocketLoop {
         "socket: a client made no progress for \(ClientProtocol.stuckTimeout / 1_000_000_000) s; disconnected"
       )
       close(slot, "stuck")
+    }
+  }
+
+  /// After a reload: every subscribed client's request resolved under the new rules. A client
+  /// keeps what it asked for while that is still valid, and what it left out follows the new
+  /// default; a request the new config cannot serve (`bars=7` after a switch to stereo) gets
+  /// its `error: …` line and is closed, as it would have been had it connected now. Never
+  /// silence: a client either gets frames or is told why not.
+  private func resolveAgain() {
+    rulesGeneration = server.rulesGeneration
+    let rules = server.rules
+    for slot in connections.indices {
+      guard let request = connections[slot]?.request else { continue }
+      switch rules.subscription(for: request) {
+      case .failure(let problem):
+        server.logger.info("socket: a client's \(request) no longer fits the config: \(problem)")
+        apply(.reject("error: \(problem)\n"), slot)
+      case .success(let subscription):
+        server.reattach(slot: slot, to: subscription)
+      }
     }
   }
 

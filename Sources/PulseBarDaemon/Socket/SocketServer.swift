@@ -9,21 +9,27 @@ import Synchronization
 //
 //   ClientProtocol        one client's protocol as a pure state machine: where it is in its
 //                         life (awaiting its line, subscribed, closed), deadlines, backlog.
-//                         It parses the subscription line and hands the result on in
-//                         `.subscribe(…)`; it keeps no copy.
+//                         It parses the subscription line and hands what the client asked
+//                         for on in `.subscribe(request)`; it keeps no copy.
+//   SubscriptionRules     the config's default subscription, frame rate and layout check:
+//                         turn a request into a subscription or a refusal. Replaced on a
+//                         reload (`updateRules`), after which the loop resolves every
+//                         client's request again.
 //   SubscriptionRegistry  the only record of subscriptions: per client slot its subscription
 //                         and queued lines; per distinct (format, bars, fps) its client count
 //                         and latest line. Owned by SocketServer behind one mutex.
 //   SocketServer          the registry, the listener, the wake-up eventfd, the loop thread.
 //   SocketLoop            the loop thread's epoll I/O: accepts, reads, writes from per-slot
-//                         outboxes. Its per-client record is the descriptor and protocol state.
+//                         outboxes. Its per-client record is the descriptor and protocol state,
+//                         with the client's request (what it asked for, not what it gets).
 //   SocketDelivery        the engine's side: names the registry's subscriptions to the pipeline
 //                         as consumers, and publishes each frame's lines into the registry.
 //
 // The flow of one frame:
 //
 //   1. A client connects; SocketLoop feeds its bytes to ClientProtocol, which answers
-//      `.subscribe(s)` (or the default after 100 ms). SocketLoop vets it (`validate`) and calls
+//      `.subscribe(request)` (an empty request after 100 ms). SocketLoop resolves it under the
+//      current rules into a subscription `s` (or an `error:` line) and calls
 //      `SocketServer.attach(slot:to:)`: the registry records the slot's subscription, queues the
 //      subscription's latest line when it has one, and says whether `s` is new.
 //   2. A new subscription bumps `subscriptionsVersion` and signals SocketDelivery's eventfd, so
@@ -48,6 +54,38 @@ import Synchronization
 // sharing one reference-counted buffer, because those copies go into storage allocated once,
 // and a fresh immutable buffer per frame and subscription would allocate on every frame.
 
+/// How the socket server turns what a client asked for into a subscription, and which
+/// subscriptions it refuses: the config's format and bar count as the default, its frame rate as
+/// the most a client gets, and a layout check for its channels (odd bars in stereo). Made from
+/// the config at start and again on every reload (`DaemonSocket.rules`).
+package struct SubscriptionRules: Sendable {
+  /// What a client that asks nothing gets; what a client leaves out comes from here.
+  package var defaultSubscription: Subscription
+  /// The daemon's frame rate: a client's `fps=` at or above it gets the daemon's rate.
+  package var maxFPS: Int
+  /// Vets a subscription the line syntax allows but the engine cannot serve: returns the
+  /// reason (sent as `error: <reason>`), or `nil`.
+  package var validate: (@Sendable (Subscription) -> String?)?
+
+  package init(
+    defaultSubscription: Subscription, maxFPS: Int,
+    validate: (@Sendable (Subscription) -> String?)? = nil
+  ) {
+    self.defaultSubscription = defaultSubscription
+    self.maxFPS = maxFPS
+    self.validate = validate
+  }
+
+  /// The subscription `request` makes under these rules, or why it cannot be served.
+  package func subscription(for request: SubscriptionRequest) -> Result<
+    Subscription, SubscriptionError
+  > {
+    let subscription = request.resolved(default: defaultSubscription, maxFPS: maxFPS)
+    if let problem = validate?(subscription) { return .failure(SubscriptionError(problem)) }
+    return .success(subscription)
+  }
+}
+
 /// Serves rendered frames to any number of Unix-socket clients from one epoll thread.
 ///
 /// The engine thread publishes lines (``publishFrame(_:)``, ``publish(_:line:)``). That never
@@ -65,15 +103,15 @@ package final class SocketServer: Sendable {
   let listener: FileDescriptor
   let ownsPath: String?
   let maxClients: Int
-  /// The daemon's frame rate at start: a client's `fps=` above it gets this rate.
-  let maxFPS: Int
-  let defaultSubscription: Subscription
+  /// How requests become subscriptions now; replaced by ``updateRules(_:)`` on a reload.
+  private let currentRules: Lock<SubscriptionRules>
+  /// Bumped by every ``updateRules(_:)``; the loop re-resolves its clients when it moves.
+  private let rulesVersion = Atomic<UInt64>(0)
   let logger: Logger
   let wakeDescriptor: FileDescriptor
   /// The subscription registry: the only record of who gets which lines.
   let registry: Lock<SubscriptionRegistry>
   let onSubscriptionsChanged: (@Sendable () -> Void)?
-  let validate: (@Sendable (Subscription) -> String?)?
   /// Counts changes of the registry's set of subscriptions, so the engine checks it each frame
   /// without the mutex.
   private let version = Atomic<UInt64>(0)
@@ -96,12 +134,12 @@ package final class SocketServer: Sendable {
     validate: (@Sendable (Subscription) -> String?)? = nil,
     onSubscriptionsChanged: (@Sendable () -> Void)? = nil
   ) {
-    self.validate = validate
     self.listener = listener
     self.ownsPath = ownsPath
     self.maxClients = max(1, configuration.maxClients)
-    self.maxFPS = configuration.fps
-    self.defaultSubscription = defaultSubscription
+    currentRules = Lock(
+      SubscriptionRules(
+        defaultSubscription: defaultSubscription, maxFPS: configuration.fps, validate: validate))
     self.logger = logger
     self.onSubscriptionsChanged = onSubscriptionsChanged
     do {
@@ -149,6 +187,25 @@ package final class SocketServer: Sendable {
   func closeListener() {
     listener.closeQuietly()
     if let ownsPath { unlink(ownsPath) }
+  }
+
+  // MARK: - Rules
+
+  /// How requests become subscriptions now (any thread).
+  var rules: SubscriptionRules { currentRules.withLock { $0 } }
+
+  /// Changes whenever ``updateRules(_:)`` runs.
+  var rulesGeneration: UInt64 { rulesVersion.load(ordering: .acquiring) }
+
+  /// Replaces the rules (a reload, on the engine thread) and wakes the loop, which resolves
+  /// every subscribed client's request again: a client whose request still makes a valid
+  /// subscription moves to it (a new default bar count, say), one whose does not (an explicit
+  /// `bars=7` after a switch to stereo) gets `error: …` and is closed (see ``SocketLoop``).
+  package func updateRules(_ rules: SubscriptionRules) {
+    currentRules.withLock { $0 = rules }
+    rulesVersion.add(1, ordering: .releasing)
+    wakePending.store(true, ordering: .releasing)
+    EventDescriptor.signal(wakeDescriptor)
   }
 
   // MARK: - Engine side
@@ -205,6 +262,18 @@ package final class SocketServer: Sendable {
   /// Records that client `slot` subscribed; queues the subscription's latest line for it.
   func attach(slot: Int, to subscription: Subscription) {
     if registry.withLock({ $0.attach(slot: slot, to: subscription) }) { subscriptionsChanged() }
+  }
+
+  /// Moves subscribed client `slot` to `subscription` (after a reload) unless it has it already;
+  /// it gets the new subscription's latest line at once if there is one, else its first frame.
+  func reattach(slot: Int, to subscription: Subscription) {
+    let changed = registry.withLock { registry -> Bool in
+      guard registry.slots[slot].subscription != subscription else { return false }
+      let left = registry.detach(slot: slot)
+      let joined = registry.attach(slot: slot, to: subscription)
+      return left || joined
+    }
+    if changed { subscriptionsChanged() }
   }
 
   /// Forgets client `slot`'s subscription (if any) and queued lines.

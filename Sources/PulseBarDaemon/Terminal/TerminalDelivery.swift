@@ -17,8 +17,8 @@ import PulseBarSystem
 /// the engine sleeps arrives as SIGWINCH, which the engine turns into a frame of its own.
 package final class TerminalDelivery: FrameDelivery {
   package let view: TerminalView
-  package let wantedKeys: [ConsumerKey]
-  package let keysVersion: UInt64 = 0
+  package private(set) var wantedKeys: [ConsumerKey]
+  package private(set) var keysVersion: UInt64 = 0
   /// Socket clients connected and frames dropped for slow ones; `nil` shows zeros.
   package var socketFigures: (() -> (clients: Int, dropped: Int))?
   /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
@@ -28,7 +28,7 @@ package final class TerminalDelivery: FrameDelivery {
   private let wake = WakeSignal()
   /// The eventfd the engine polls.
   package var wakeDescriptor: FileDescriptor? { wake.descriptor }
-  private let key: ConsumerKey
+  private var key: ConsumerKey
   private var meter = TerminalMeter()
   private var wakePending = false
 
@@ -37,6 +37,17 @@ package final class TerminalDelivery: FrameDelivery {
     key = ConsumerKey(format: configuration.format, bars: configuration.bars)
     wantedKeys = [key]
     requestRedraw()
+  }
+
+  /// Follows a reload's format and bar count, as stdout does (the view draws the bar count),
+  /// and its bubble glyphs.
+  package func configurationChanged(_ configuration: Configuration) {
+    view.reconfigure(configuration)
+    let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
+    guard newKey != key else { return }
+    key = newKey
+    wantedKeys = [newKey]
+    keysVersion &+= 1
   }
 
   /// Asks the engine to deliver the current frame again (after a resize, say).

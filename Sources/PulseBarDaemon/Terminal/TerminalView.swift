@@ -17,8 +17,9 @@ package final class TerminalView {
   /// A fixed grid size (bench, tests); `nil` asks the terminal each frame.
   private let fixedSize: (rows: Int, columns: Int)?
   var canvas: TerminalCanvas
-  /// The bubble glyphs' first scalars, indexed like ``Configuration/bubbleGlyphs``.
-  let bubbleScalars: [UInt32]
+  /// The bubble glyphs' first scalars, indexed like ``Configuration/bubbleGlyphs``; a reload
+  /// replaces them (``reconfigure(_:)``).
+  private(set) var bubbleScalars: [UInt32]
   private var rawMode: RawTerminalMode?
   private var entered = false
   private var owner: pthread_t?
@@ -46,6 +47,12 @@ package final class TerminalView {
 
   deinit {
     restore()
+  }
+
+  /// Takes a reloaded configuration's bubble glyphs (the only key the view reads itself).
+  package func reconfigure(_ configuration: Configuration) {
+    bubbleScalars = configuration.bubbleGlyphs.map(Self.narrowScalar(of:))
+    canvas.invalidate()
   }
 
   /// The descriptor the engine polls for key presses.
