@@ -8,10 +8,11 @@ APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
 BUILD_PKGCONFIG = libpulse fftw3f sndfile
 BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev
-# What `make demo` adds: a player (paplay) and sox to synthesize the demo track. Never an
+# What `make demo` adds: a player (paplay), sox to synthesize the demo track and tmux to show
+# the Waybar line under the full-screen view. Never an
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that
 # is already installed.
-DEMO_PACKAGES = pulseaudio-utils sox
+DEMO_PACKAGES = pulseaudio-utils sox tmux
 # The test stack, for `make test` and CI only: a private PulseAudio server, sox, valgrind,
 # real clients (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, and
 # what reads the generated man page and completions (man-db, zsh, fish).

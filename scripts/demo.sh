@@ -27,7 +27,21 @@ trap 'exit 130' INT TERM
 setsid sh -c 'while :; do paplay "$1" 2>/dev/null || exit 0; done' sh "$track" &
 player=$!
 
-if [ -t 1 ]; then
+if [ -t 1 ] && command -v tmux >/dev/null 2>&1; then
+    # The full-screen view on top and, under it, what a Waybar module shows: a client of the
+    # view's own socket. A tmux server of its own, so it inherits this environment (the
+    # private server's PULSE_SERVER) and goes away with the demo.
+    echo "pulsebar demo: the default sink's monitor, full-screen view with the Waybar line under it (q quits)"
+    sleep 1
+    socket_dir=$(mktemp -d)
+    sock="$socket_dir/pulsebar.sock"
+    env -u TMUX tmux -L "pulsebar-demo-$$" -f /dev/null \
+        new-session -s demo "\"$bin\" run --foreground --bars 32 --channels stereo --socket \"$sock\"; tmux -L pulsebar-demo-$$ kill-server" \; \
+        set-option -g status off \; \
+        split-window -v -l 3 "echo 'pulsebar listen --format waybar:'; sleep 0.5; exec \"$bin\" listen --socket \"$sock\" --format waybar --fps 10 2>/dev/null" \; \
+        select-pane -t 0 || true
+    rm -rf "$socket_dir"
+elif [ -t 1 ]; then
     echo "pulsebar demo: the default sink's monitor, full-screen view (q quits)"
     sleep 1
     "$bin" run --foreground --bars 32 --channels stereo || true
