@@ -48,6 +48,9 @@ package final class StopSignal: Sendable {
 
   package var isRequested: Bool { requested.load(ordering: .acquiring) }
 
+  /// Readable once a stop is requested: for a thread that polls other descriptors with it.
+  package var descriptor: FileDescriptor { wake.descriptor }
+
   package func request() {
     requested.store(true, ordering: .releasing)
     wake.signal()

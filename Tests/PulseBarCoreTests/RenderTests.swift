@@ -6,7 +6,7 @@ import Testing
   /// Renders one frame of a scene advanced with `activity`, with `bars` as the live heights.
   static func line(
     _ format: OutputFormat, bars: [Float], activity: StreamActivity = .running,
-    connected: Bool = true,
+    connected: Bool = true, nowPlaying: NowPlaying? = nil,
     configure: (inout Configuration) -> Void = { _ in }
   ) -> String? {
     var configuration = Configuration()
@@ -14,8 +14,8 @@ import Testing
     var scene = Scene(configuration: configuration)
     for step in 1...30 {
       scene.advance(
-        to: Double(step) / 60, activity: activity, signalPresent: activity == .running, onset: false
-      )
+        to: Double(step) / 60, activity: activity, signalPresent: activity == .running,
+        onset: false, player: nowPlaying?.status)
     }
     let renderer = FrameRenderer(format: format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
@@ -26,7 +26,8 @@ import Testing
     let written = display.withUnsafeBufferPointer {
       renderer.render(
         scene: scene, bars: $0,
-        info: FrameInfo(time: 0.5, source: "sink \"a\".monitor", connected: connected))
+        info: FrameInfo(
+          time: 0.5, source: "sink \"a\".monitor", connected: connected, nowPlaying: nowPlaying))
     }
     return written ? String(decoding: renderer.line.bytes, as: UTF8.self) : nil
   }
@@ -78,12 +79,15 @@ import Testing
     let line = try #require(Self.line(.waybar, bars: [0.5, 0.5, 1, 0]) { $0.bubbleMax = 0 })
     #expect(
       line
-        == "{\"text\":\"\(MorphGlyph.defaultFrames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing · sink \\\"a\\\".monitor\",\"percentage\":50}\n"
+        == "{\"text\":\"\(MorphGlyph.defaultFrames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing\",\"percentage\":50}\n"
     )
   }
 
   @Test func waybarMarksDisconnected() throws {
-    let line = try #require(Self.line(.waybar, bars: [0.5], activity: .none, connected: false))
+    let line = try #require(
+      Self.line(.waybar, bars: [0.5], activity: .none, connected: false) {
+        $0.tooltip = "{state} · {source}"
+      })
     #expect(line.contains("\"alt\":\"stopped\",\"class\":[\"stopped\",\"disconnected\"]"))
     #expect(line.contains("audio server unreachable"))
   }

@@ -152,7 +152,10 @@ package final class FramePipeline {
 
   /// Consumes one frame of interleaved audio (`hopFrames × channels` samples, or
   /// more when audio arrived late: all of it enters the history, one frame comes out).
-  package func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
+  /// `player` is what the active MPRIS player says, if there is one.
+  package func advance(
+    audio: UnsafeBufferPointer<Float>, activity: StreamActivity, player: PlayerStatus? = nil
+  ) {
     analyzer.startFrame()
     analyzer.push(interleaved: audio)
     analyzer.analyze()
@@ -160,16 +163,20 @@ package final class FramePipeline {
     time += Double(audio.count / analyzer.channels) / Double(sampleRate)
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
-      to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset)
+      to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset,
+      player: player)
     finishFrame()
   }
 
   /// Moves time on by `seconds` with no audio (the stream is corked or gone):
   /// the scene animates toward rest; the analyser keeps its last spectra.
-  package func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
+  package func advanceWithoutAudio(
+    by seconds: Double, activity: StreamActivity, player: PlayerStatus? = nil
+  ) {
     time += seconds
     signalPresent = false
-    scene.advance(to: time, activity: activity, signalPresent: false, onset: false)
+    scene.advance(
+      to: time, activity: activity, signalPresent: false, onset: false, player: player)
     finishFrame()
   }
 

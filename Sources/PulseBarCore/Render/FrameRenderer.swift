@@ -6,11 +6,14 @@ package struct FrameInfo: Sendable {
   package var source: String
   /// Connected to the audio server (always true for files).
   package var connected: Bool
+  /// The active MPRIS player and its track, if there is one.
+  package var nowPlaying: NowPlaying?
 
-  package init(time: Double, source: String, connected: Bool) {
+  package init(time: Double, source: String, connected: Bool, nowPlaying: NowPlaying? = nil) {
     self.time = time
     self.source = source
     self.connected = connected
+    self.nowPlaying = nowPlaying
   }
 }
 
@@ -46,6 +49,17 @@ package final class FrameRenderer {
   /// `morph_shape`'s JSON for `shapeMorph`: the shape only changes while the morph animates.
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
+  /// The player and track the texts below were made for; they change only with it.
+  private var nowPlaying: NowPlaying?
+  /// json's player fields (`,"player":…`), escaped once per change.
+  private var playerJSON = ByteLine()
+  /// The title fitted to `titleWidth` cells, as plain text, in JSON and as Pango in JSON.
+  private var titleText = (plain: ByteLine(), json: ByteLine(), pango: ByteLine())
+  private let titleWidth: Int
+  private let tooltipTemplate: TooltipTemplate
+  /// waybar's tooltip, JSON-escaped, made again only when its state, source or player changes.
+  private var tooltip = ByteLine()
+  private var tooltipKey: (state: PlaybackState, connected: Bool)?
 
   package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
@@ -55,6 +69,9 @@ package final class FrameRenderer {
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
     bubbleSlots = max(0, configuration.bubbleMax)
+    titleWidth = configuration.titleWidth
+    tooltipTemplate = TooltipTemplate(configuration.tooltip)
+    if titleWidth > 0 { updatePlayerTexts() }
   }
 
   /// A waybar line whose only change is `percentage`, by less than this many points, is not
@@ -74,6 +91,12 @@ package final class FrameRenderer {
       sourceName = info.source
       sourceJSON.removeAll()
       sourceJSON.appendJSONEscaped(info.source.utf8)
+      tooltipKey = nil
+    }
+    if info.nowPlaying != nowPlaying {
+      nowPlaying = info.nowPlaying
+      updatePlayerTexts()
+      tooltipKey = nil
     }
     // Rendered into a local: every append to a class's stored property would pay a
     // dynamic exclusivity check, hundreds of them per line.
@@ -138,8 +161,22 @@ package final class FrameRenderer {
     }
     // The bubble area is always `bubbles.max` cells, padded with figure spaces, so the line
     // keeps one width in every state (neighbouring bar modules do not shift); with
-    // `bubbles.max = 0` there is no area at all.
-    guard bubbleSlots > 0, !glyphs.bubbles.isEmpty else { return }
+    // `bubbles.max = 0` there is no area at all. The title, when asked for, is as fixed.
+    if bubbleSlots > 0 && !glyphs.bubbles.isEmpty {
+      appendBubbles(scene: scene, into: &output, glyphs: glyphs)
+    }
+    guard titleWidth > 0 else { return }
+    output.append(UInt8(ascii: " "))
+    switch glyphs.encoding {
+    case .plain: output.append(titleText.plain)
+    case .json: output.append(titleText.json)
+    case .pango: output.append(titleText.pango)
+    }
+  }
+
+  private func appendBubbles(
+    scene: borrowing Scene, into output: inout ByteLine, glyphs: TextGlyphs
+  ) {
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
       if glyphs.encoding == .pango {
@@ -193,13 +230,11 @@ package final class FrameRenderer {
     body.append(state.staticName)
     body.append(info.connected ? "\"]" : "\",\"disconnected\"]")
     body.append(",\"tooltip\":\"")
-    body.append(state.staticTitle)
-    body.append(" · ")
-    if info.connected {
-      body.append(sourceJSON)
-    } else {
-      body.append("audio server unreachable")
+    if tooltipKey == nil || tooltipKey! != (state, info.connected) {
+      tooltipKey = (state, info.connected)
+      renderTooltip(state: state, connected: info.connected)
     }
+    body.append(tooltip)
     body.append(UInt8(ascii: "\""))
     // `,"percentage":N}` follows in `render`.
   }
@@ -222,7 +257,9 @@ package final class FrameRenderer {
     body.append(info.connected ? "\",\"connected\":true" : "\",\"connected\":false")
     body.append(",\"source\":\"")
     body.append(sourceJSON)
-    body.append("\",\"morph\":")
+    body.append(UInt8(ascii: "\""))
+    body.append(playerJSON)
+    body.append(",\"morph\":")
     body.append(Double(scene.morph), decimals: 3)
     body.append(",\"morph_shape\":")
     if scene.morph != shapeMorph {
@@ -256,6 +293,68 @@ package final class FrameRenderer {
       body.append("\"}")
     }
     body.append("]}")
+  }
+}
+
+// MARK: - The player's texts
+
+extension FrameRenderer {
+  /// Makes json's player fields and the fitted title for ``nowPlaying`` (a new track or player:
+  /// rare, so these allocate freely).
+  fileprivate func updatePlayerTexts() {
+    playerJSON.removeAll()
+    if let nowPlaying {
+      func field(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        playerJSON.append(",\"")
+        playerJSON.append(name)
+        playerJSON.append("\":\"")
+        playerJSON.appendJSONEscaped(value.utf8)
+        playerJSON.append(UInt8(ascii: "\""))
+      }
+      field("player", nowPlaying.player)
+      field("title", nowPlaying.title)
+      field("artist", nowPlaying.artist)
+      field("album", nowPlaying.album)
+      if let length = nowPlaying.length {
+        playerJSON.append(",\"length\":")
+        playerJSON.append(length, decimals: 3)
+      }
+    }
+    guard titleWidth > 0 else { return }
+    let fitted = TextCells.fit(nowPlaying?.title ?? "", cells: titleWidth)
+    titleText.plain.removeAll()
+    titleText.plain.append(Array(fitted.utf8))
+    titleText.json.removeAll()
+    titleText.json.appendJSONEscaped(fitted.utf8)
+    titleText.pango.removeAll()
+    titleText.pango.appendMarkupEscaped(fitted.utf8)
+  }
+
+  /// Renders ``tooltip`` from the template. waybar shows a custom module's tooltip as Pango
+  /// markup, so the values (a title with `&`) are markup-escaped; the template's own text is
+  /// not, so a template may use markup.
+  fileprivate func renderTooltip(state: PlaybackState, connected: Bool) {
+    let nowPlaying = nowPlaying
+    let source = sourceName
+    let pieces = tooltipTemplate.render { field in
+      switch field {
+      case .state: return "\(state.staticTitle)"
+      case .player: return nowPlaying?.player
+      case .title: return nowPlaying?.title
+      case .artist: return nowPlaying?.artist
+      case .album: return nowPlaying?.album
+      case .source: return connected ? source : "audio server unreachable"
+      }
+    }
+    tooltip.removeAll()
+    for piece in pieces {
+      if piece.isValue {
+        tooltip.appendMarkupEscaped(piece.text.utf8)
+      } else {
+        tooltip.appendJSONEscaped(piece.text.utf8)
+      }
+    }
   }
 }
 

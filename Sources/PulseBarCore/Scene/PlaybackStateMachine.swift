@@ -9,6 +9,10 @@
 ///
 /// Corking or losing every stream forgets the last sound, so only new sound plays again.
 ///
+/// The active MPRIS player, when there is one, overrides the audio: while it says `Paused` or
+/// `Stopped` the candidate is `paused` or `stopped` even if its stream lingers (mpv keeps its
+/// stream open while paused); while it says `Playing`, or with no player, the audio decides.
+///
 /// What is published (``state``) is debounced, so a bar never flickers:
 /// - a candidate becomes the state once it has held for `debounce` seconds (150 ms by default,
 ///   `scene.state_debounce`); a candidate that flips back before then is never seen;
@@ -19,6 +23,9 @@
 ///   a second when players reconnect after a server restart, longer than any flicker debounce
 ///   should be. A stream that has not yet played counts as `paused` only once it has stayed
 ///   corked or silent as long as a playing one must be silent to count as paused.
+///
+/// - a candidate the player dictates waits only `debounce`: the player's word is not the audio
+///   server's corked-before-running guess.
 ///
 /// So no `paused` appears between `stopped` and `playing` on a new stream, a sink switch or a
 /// server restart, and a state that changes for less than the debounce is not published.
@@ -43,13 +50,19 @@ package struct PlaybackStateMachine: Sendable, Equatable {
   /// so whoever drives the machine must keep stepping it.
   package var isSettling: Bool { pendingState != nil }
 
-  /// Steps to audio time `time`; returns true when the published state changed.
+  /// Steps to audio time `time`; returns true when the published state changed. `player` is
+  /// what the active MPRIS player says, `nil` without one.
   @discardableResult
   package mutating func advance(
-    to time: Double, activity: StreamActivity, signalPresent: Bool
+    to time: Double, activity: StreamActivity, signalPresent: Bool, player: PlayerStatus? = nil
   ) -> Bool {
     let previous = state
-    let candidate = candidateState(at: time, activity: activity, signalPresent: signalPresent)
+    // The audio's candidate is worked out even when the player overrides it: it keeps the
+    // last-sound bookkeeping current for when the player plays again.
+    var candidate = candidateState(at: time, activity: activity, signalPresent: signalPresent)
+    let fromPlayer = player == .paused || player == .stopped
+    if player == .paused { candidate = .paused }
+    if player == .stopped { candidate = .stopped }
     if candidate == state {
       pendingState = nil
     } else if candidate == .playing && signalPresent {
@@ -60,8 +73,9 @@ package struct PlaybackStateMachine: Sendable, Equatable {
         pendingState = candidate
         pendingSince = time
       }
+      let hold = fromPlayer ? debounce : hold(from: state, to: candidate)
       // A microsecond of slack: frame times are sums of 1/fps, and 1.15 − 1.0 < 0.15 in binary.
-      if time - pendingSince >= hold(from: state, to: candidate) - 1e-6 {
+      if time - pendingSince >= hold - 1e-6 {
         state = candidate
         pendingState = nil
       }

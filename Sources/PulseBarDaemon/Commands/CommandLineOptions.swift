@@ -13,6 +13,7 @@ package enum Command: Equatable {
   case listen(ListenOptions)
   case checkConfig(path: String?)
   case bands(BandsOptions)
+  case control(ControlOptions)
   case help
   case version
 }
@@ -66,6 +67,7 @@ package enum CommandLineParser {
            pulsebar listen [--socket PATH] [--format F] [--bars N] [--fps N] [--config FILE]
            pulsebar check-config [FILE]
            pulsebar bands [--bars N] [--low HZ] [--high HZ] [--channels mono|stereo] [--rate HZ] [--config FILE]
+           \(ControlCommand.usage)
            pulsebar --help | --version
     """
 
@@ -93,6 +95,8 @@ package enum CommandLineParser {
       return .checkConfig(path: rest.first)
     case "bands":
       return .bands(try parseBands(arguments.dropFirst()))
+    case "ctl":
+      return .control(try ControlCommand.parse(arguments.dropFirst()))
     case "run":
       arguments = arguments.dropFirst()
     default:

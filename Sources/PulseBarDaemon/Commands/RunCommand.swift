@@ -1,6 +1,7 @@
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarPlayers
 import PulseBarSystem
 
 /// `pulsebar run`: builds the configuration, the input, the pipeline and the
@@ -59,6 +60,21 @@ package enum RunCommand {
       return runLive(
         source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
         options: options)
+    }
+  }
+
+  /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
+  /// fifo is not what the desktop's players play). Without a bus: one line, and the audio
+  /// alone decides the state.
+  private static func startPlayers(configuration: Configuration, logger: Logger)
+    -> PlayerWatcher?
+  {
+    guard case .pulse = configuration.input else { return nil }
+    do {
+      return try PlayerWatcher.start { logger.warning($0) }
+    } catch {
+      logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
+      return nil
     }
   }
 
@@ -146,6 +162,7 @@ package enum RunCommand {
       }
     }
     let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
+    let players = startPlayers(configuration: configuration, logger: logger)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, deliveries: deliveries, signals: signals,
       reload: {
@@ -181,7 +198,7 @@ package enum RunCommand {
           logger.error("config not reloaded, keeping the old one: \(error)")
           return nil
         }
-      })
+      }, players: players?.feed)
     engine.onStatus = { notifier?.status($0) }
     var stderrLog: StderrRedirection?
     if let view = terminal?.view {
@@ -204,6 +221,7 @@ package enum RunCommand {
     let status = engine.run()
     notifier?.stopping()
     socket?.server.stop()
+    players?.stop()
     source.stop()
     return status
   }

@@ -1,6 +1,7 @@
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarPlayers
 import PulseBarSystem
 
 /// The live frame loop: drains the capture buffer, advances the pipeline one
@@ -12,11 +13,18 @@ import PulseBarSystem
 /// When audio stops arriving it ticks on the wall clock only while the scene
 /// still animates (or still says `playing`, to reach the silence timeout),
 /// then not at all. Runs on the thread that calls ``run()``.
+///
+/// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
+/// the player or its track changed, and the change is a frame of its own.
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
+  /// The active MPRIS player's snapshots, when the session bus is there.
+  private let players: PlayerFeed?
+  /// The active player and its track, as last taken from ``players``.
+  private var nowPlaying: NowPlaying?
   /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
@@ -37,12 +45,14 @@ package final class Engine {
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, deliveries: [FrameDelivery],
-    signals: SignalReceiver? = nil, reload: (() -> Configuration?)? = nil
+    signals: SignalReceiver? = nil, reload: (() -> Configuration?)? = nil,
+    players: PlayerFeed? = nil
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
     self.deliveries = deliveries
     self.signals = signals
+    self.players = players
     self.reload = reload
     // A second of audio: more than any fragment, so one read drains a late burst.
     readBuffer = .allocate(capacity: buffer.sampleRate * buffer.channels)
@@ -60,11 +70,13 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
+    if let change = players?.takeChange() { nowPlaying = change }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
+    let playersIndex = players.map { poll.add($0.wakeDescriptor) }
     // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
     let firstWake = poll.count
     for delivery in deliveries {
@@ -82,6 +94,13 @@ package final class Engine {
       if let input, let inputIndex, !poll.ready(inputIndex).isEmpty, !input.handle() { break }
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
+      if let players, let playersIndex, !poll.ready(playersIndex).isEmpty,
+        let change = players.takeChange()
+      {
+        // A pause, a new track, a player gone: a frame at once, as for a capture status.
+        nowPlaying = change
+        tickWithoutAudio()
+      }
       let produced = consumeAudio()
       if !produced && ready == 0 {
         tickWithoutAudio()
@@ -117,7 +136,8 @@ package final class Engine {
     let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
     guard count > 0 else { return false }
     pipeline.advance(
-      audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
+      audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity,
+      player: nowPlaying?.status)
     let now = monotonicSeconds()
     lastAudioTime = now
     lastFrameTime = now
@@ -130,14 +150,16 @@ package final class Engine {
     let elapsed = min(now - lastFrameTime, 0.25)
     guard elapsed > 0 else { return }
     lastFrameTime = now
-    pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
+    pipeline.advanceWithoutAudio(
+      by: elapsed, activity: status.activity, player: nowPlaying?.status)
     deliverFrame()
   }
 
   private func deliverFrame() {
     syncConsumers(force: false)
     let info = FrameInfo(
-      time: pipeline.time, source: status.sourceName, connected: status.connected)
+      time: pipeline.time, source: status.sourceName, connected: status.connected,
+      nowPlaying: nowPlaying)
     pipeline.renderConsumers(info: info)
     for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
       stopping = true
