@@ -21,6 +21,9 @@ package struct PlayerRegistry: Sendable {
     package var length: Double?
     /// Bumped from a registry-wide counter when the player appears or starts playing.
     package var activity: UInt64 = 0
+    /// Its properties have arrived (or it failed to answer): until then it is not shown, so
+    /// no frame names a player without its track.
+    package var loaded = false
   }
 
   /// The prefix every MPRIS bus name starts with.
@@ -53,6 +56,11 @@ package struct PlayerRegistry: Sendable {
     players.values.filter { $0.owner == owner }.map(\.busName)
   }
 
+  /// The player's properties arrived (whatever they said): it may now be the active one.
+  package mutating func loaded(_ busName: String) {
+    players[busName]?.loaded = true
+  }
+
   /// `PlaybackStatus` changed.
   package mutating func update(_ busName: String, status: PlayerStatus) {
     guard var player = players[busName] else { return }
@@ -76,7 +84,7 @@ package struct PlayerRegistry: Sendable {
 
   /// The active player: playing ones first, then the most recent activity.
   package var active: Player? {
-    players.values.max { left, right in
+    players.values.filter(\.loaded).max { left, right in
       let leftPlaying = left.status == .playing
       let rightPlaying = right.status == .playing
       if leftPlaying != rightPlaying { return rightPlaying }

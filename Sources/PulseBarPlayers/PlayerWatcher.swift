@@ -27,6 +27,7 @@ package final class PlayerWatcher: Sendable {
     let stopSignal = StopSignal()
     let session = try PlayerSession(connection: connection, feed: feed)
     let thread = PosixThread.spawn {
+      PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
     return PlayerWatcher(feed: feed, stopSignal: stopSignal, thread: thread)
@@ -149,8 +150,14 @@ final class PlayerSession {
   private func propertiesArrived(_ reply: BusMessage) {
     guard let cookie = reply.replyCookie, let busName = pendingProperties[cookie] else { return }
     pendingProperties[cookie] = nil
-    guard reply.errorText == nil, let owner = reply.sender else { return }
+    guard reply.errorText == nil, let owner = reply.sender else {
+      // A player that does not answer is still a player (stopped, no track).
+      registry.loaded(busName)
+      publish()
+      return
+    }
     if registry.players[busName] == nil { registry.appeared(busName, owner: owner) }
+    registry.loaded(busName)
     apply(properties: reply, to: [busName])
   }
 

@@ -1,3 +1,4 @@
+internal import CLinux
 import Glibc
 import Synchronization
 
@@ -34,6 +35,12 @@ package struct PosixThread: Sendable {
 
   /// Lets the thread finish on its own (nobody will join it).
   package func detach() { pthread_detach(handle) }
+
+  /// Names the calling thread (`/proc/PID/task/TID/comm`, at most 15 bytes), so tools and
+  /// tests can tell the threads apart.
+  package static func nameCurrent(_ name: String) {
+    _ = pulsebar_name_thread(String(name.utf8.prefix(15))!)
+  }
 
   /// True when called on this thread.
   package var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }

@@ -18,12 +18,15 @@ import Testing
     var registry = PlayerRegistry()
     #expect(registry.nowPlaying == nil)
     registry.appeared(Self.mpv, owner: ":1.1")
+    #expect(registry.nowPlaying == nil, "not shown before its properties arrive")
+    registry.loaded(Self.mpv)
     registry.update(Self.mpv, status: .playing)
     registry.update(Self.mpv, metadata: Metadata(title: "A", artist: "X"))
     #expect(
       registry.nowPlaying == NowPlaying(player: "mpv", status: .playing, title: "A", artist: "X"))
     // A second player appears paused: the playing one stays active.
     registry.appeared(Self.vlc, owner: ":1.2")
+    registry.loaded(Self.vlc)
     registry.update(Self.vlc, status: .paused)
     #expect(registry.active?.busName == Self.mpv)
     // It starts playing: it takes over.
@@ -46,6 +49,7 @@ import Testing
   @Test func metadataIsReplacedWhole() {
     var registry = PlayerRegistry()
     registry.appeared(Self.mpv, owner: ":1.1")
+    registry.loaded(Self.mpv)
     registry.update(Self.mpv, metadata: Metadata(title: "A", artist: "X", album: "L", length: 3))
     registry.update(Self.mpv, metadata: Metadata(title: "B"))
     #expect(registry.nowPlaying?.title == "B")
