@@ -24,8 +24,10 @@ struct MPRISEndToEndTests {
     init() throws {
       server = try PrivatePulseServer()
       bus = try PrivateSessionBus(directory: server.directory)
-      first = try Self.track(in: server.directory, "first", title: "First Song", hertz: 440)
-      second = try Self.track(in: server.directory, "second", title: "Second Song", hertz: 660)
+      first = try MPRISFixtures.taggedTrack(
+        in: server.directory, "first", title: "First Song", hertz: 440)
+      second = try MPRISFixtures.taggedTrack(
+        in: server.directory, "second", title: "Second Song", hertz: 660)
       socketPath = server.directory + "/pulsebar.sock"
       try #require(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path)")
       daemon = try ChildProcess(
@@ -45,32 +47,10 @@ struct MPRISEndToEndTests {
       server.stop()
     }
 
-    /// A 30 s tone tagged with a title, artist and album (FLAC Vorbis comments).
-    static func track(in directory: String, _ name: String, title: String, hertz: Int) throws
-      -> String
-    {
-      let path = "\(directory)/\(name).flac"
-      try Binary.shell(
-        "sox -n --comment 'TITLE=\(title)' --add-comment 'ARTIST=The Band' "
-          + "--add-comment 'ALBUM=Debut' \(path) synth 30 sine \(hertz) vol 0.5")
-      return path
-    }
-
-    /// Where Debian's mpv-mpris puts the plugin.
-    static let mprisPlugin: String? = {
-      let candidates: [String] = ["/usr/lib/mpv-mpris/mpris.so", "/etc/mpv/scripts/mpris.so"]
-      return candidates.first { access($0, R_OK) == 0 }
-    }()
-
     /// Starts mpv on `files` with MPRIS, playing or paused.
     func play(_ files: [String], paused: Bool = false) throws -> ChildProcess {
-      let plugin = try #require(Self.mprisPlugin, "mpv-mpris is not installed")
-      var arguments = [
-        "--no-config", "--no-video", "--ao=pulse", "--script=" + plugin, "--no-terminal",
-      ]
-      if paused { arguments.append("--pause") }
-      let player = try ChildProcess(
-        "mpv", arguments + files, environment: server.environment.merging(bus.environment) { $1 })
+      let player = try MPRISFixtures.mpv(
+        files, paused: paused, environment: server.environment.merging(bus.environment) { $1 })
       players.append(player)
       return player
     }
@@ -129,7 +109,7 @@ struct MPRISEndToEndTests {
     )
   }
 
-  @Test("quitting mpv drops the player fields; with none, ctl exits 1 with one line")
+  @Test("quitting mpv drops the player fields; ctl with none exits 1; a bus gone is one line")
   func quittingDropsThePlayer() throws {
     let desktop = try Desktop()
     let player = try desktop.play([desktop.first])
@@ -141,6 +121,15 @@ struct MPRISEndToEndTests {
     let none = try desktop.control(["play-pause"])
     #expect(none.status == 1)
     #expect(none.error == "pulsebar: no MPRIS player on the session bus\n")
+    // The bus itself goes away: one line, and the daemon carries on.
+    _ = try desktop.play([desktop.first])
+    #expect(desktop.waitForFrame(timeout: 10) { $0.string("title") == "First Song" } != nil)
+    desktop.bus.stop()
+    #expect(desktop.waitForFrame(timeout: 3) { $0.field("player") == nil } != nil)
+    usleep(200_000)
+    let log = desktop.daemon.standardError.split(separator: "\n")
+    #expect(log.filter { $0.contains("no longer followed") }.count == 1, "\(log)")
+    #expect(desktop.daemon.isRunning)
   }
 
   @Test("a second player that starts playing becomes the active one; paused, it hands back")
@@ -171,9 +160,7 @@ struct MPRISEndToEndTests {
   @Test("a track change reaches a socket client within 50 ms; no wake-ups while idle")
   func latencyAndIdleWakeups() throws {
     let desktop = try Desktop()
-    let monitor = try ChildProcess(
-      "dbus-monitor",
-      ["--address", desktop.bus.address, "type='signal',member='PropertiesChanged'"])
+    let monitor = try SignalMonitor(address: desktop.bus.address)
     let client = try SocketTestClient(path: desktop.socketPath, send: "format=json\n")
     _ = try desktop.play([desktop.first, desktop.second, desktop.first, desktop.second])
     #expect(client.waitFor(timeout: 10) { $0.string("title") == "First Song" } != nil)
@@ -185,7 +172,7 @@ struct MPRISEndToEndTests {
         Issue.record("round \(round): \(title) never reached the client")
         continue
       }
-      guard let sent = Self.signalTime(monitor, containing: title) else {
+      guard let sent = monitor.timeOfSignal(containing: title) else {
         Issue.record("round \(round): no PropertiesChanged with \(title) on the bus")
         continue
       }
@@ -201,9 +188,9 @@ struct MPRISEndToEndTests {
     }
     #expect(settled != nil, "never settled")
     _ = desktop.daemon.readLines(for: 0.5)
-    let before = Self.contextSwitches(of: desktop.daemon.pid)
+    let before = MPRISFixtures.wakeups(of: desktop.daemon.pid)
     let lines = desktop.daemon.readLines(for: 3)
-    let after = Self.contextSwitches(of: desktop.daemon.pid)
+    let after = MPRISFixtures.wakeups(of: desktop.daemon.pid)
     let mpris = (after["pulsebar-mpris"] ?? -1) - (before["pulsebar-mpris"] ?? 0)
     let total = after.values.reduce(0, +) - before.values.reduce(0, +)
     #expect(before["pulsebar-mpris"] != nil, "no pulsebar-mpris thread: \(before)")
@@ -212,7 +199,6 @@ struct MPRISEndToEndTests {
     print(
       "MPRIS figure: metadata → socket client \(latencies.map(ms)); idle 3 s: "
         + "players' thread \(mpris) wake-ups, whole daemon \(total)")
-    monitor.send(SIGTERM)
   }
 
   @Test("without a session bus: one log line, and the audio alone decides")
@@ -224,44 +210,6 @@ struct MPRISEndToEndTests {
     let log = daemon.process.standardError.split(separator: "\n")
     #expect(log.filter { $0.contains("session bus") }.count == 1, "\(log)")
     #expect(log.filter { $0.contains("MPRIS") }.count == 1, "\(log)")
-  }
-
-  // MARK: - Helpers
-
-  /// The `time=` (seconds since the epoch) of the first PropertiesChanged signal dbus-monitor
-  /// printed whose body holds `text`; consumes what it reads.
-  static func signalTime(_ monitor: ChildProcess, containing text: String) -> Double? {
-    var header: Double?
-    while let line = monitor.readLine(timeout: 1) {
-      if line.hasPrefix("signal ") {
-        header = line.split(separator: " ").first { $0.hasPrefix("time=") }
-          .flatMap { Double($0.dropFirst(5)) }
-      } else if line.contains("\"\(text)\""), let header {
-        return header
-      }
-    }
-    return nil
-  }
-
-  /// Voluntary context switches per thread name of process `pid`.
-  static func contextSwitches(of pid: pid_t) -> [String: Int] {
-    var result: [String: Int] = [:]
-    guard let directory = opendir("/proc/\(pid)/task") else { return result }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      guard name.first?.isNumber == true,
-        let comm = try? readTextFile("/proc/\(pid)/task/\(name)/comm"),
-        let status = try? readTextFile("/proc/\(pid)/task/\(name)/status")
-      else { continue }
-      let count =
-        status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        .flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
-      result[String(comm.prefix { $0 != "\n" }), default: 0] += count
-    }
-    return result
   }
 }
 
@@ -287,10 +235,9 @@ extension SocketTestClient {
   {
     let deadline = monotonicSeconds() + timeout
     while let line = readLine(timeout: max(0, deadline - monotonicSeconds())) {
-      var now = timespec()
-      clock_gettime(CLOCK_REALTIME, &now)
+      let now = MPRISFixtures.realtimeSeconds()
       let frame = PulseEndToEndTests.Frame(line)
-      if predicate(frame) { return (frame, Double(now.tv_sec) + Double(now.tv_nsec) / 1e9) }
+      if predicate(frame) { return (frame, now) }
     }
     return nil
   }

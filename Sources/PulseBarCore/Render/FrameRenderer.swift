@@ -53,8 +53,10 @@ package final class FrameRenderer {
   private var nowPlaying: NowPlaying?
   /// json's player fields (`,"player":…`), escaped once per change.
   private var playerJSON = ByteLine()
-  /// The title fitted to `titleWidth` cells, as plain text, in JSON and as Pango in JSON.
-  private var titleText = (plain: ByteLine(), json: ByteLine(), pango: ByteLine())
+  /// The title fitted to `titleWidth` cells, as plain text and as Pango markup in JSON (waybar
+  /// draws a custom module's text as markup whatever `output.markup` says, so a title's `&`
+  /// must be escaped there in either case).
+  private var titleText = (plain: ByteLine(), pango: ByteLine())
   private let titleWidth: Int
   private let tooltipTemplate: TooltipTemplate
   /// waybar's tooltip, JSON-escaped, made again only when its state, source or player changes.
@@ -169,8 +171,7 @@ package final class FrameRenderer {
     output.append(UInt8(ascii: " "))
     switch glyphs.encoding {
     case .plain: output.append(titleText.plain)
-    case .json: output.append(titleText.json)
-    case .pango: output.append(titleText.pango)
+    case .json, .pango: output.append(titleText.pango)
     }
   }
 
@@ -325,8 +326,6 @@ extension FrameRenderer {
     let fitted = TextCells.fit(nowPlaying?.title ?? "", cells: titleWidth)
     titleText.plain.removeAll()
     titleText.plain.append(Array(fitted.utf8))
-    titleText.json.removeAll()
-    titleText.json.appendJSONEscaped(fitted.utf8)
     titleText.pango.removeAll()
     titleText.pango.appendMarkupEscaped(fitted.utf8)
   }
