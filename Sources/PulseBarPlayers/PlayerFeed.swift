@@ -4,6 +4,7 @@ import PulseBarSystem
 /// The hand-off from the players' thread to the engine: the latest ``NowPlaying`` under a
 /// lock, and an eventfd the engine polls, signalled only when the snapshot changed.
 package final class PlayerFeed: Sendable {
+  /// The snapshot and whether the engine has yet to take it.
   private struct Slot {
     var nowPlaying: NowPlaying?
     var changed = false
