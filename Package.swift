@@ -54,7 +54,8 @@ let package = Package(
     .testTarget(
       name: "PulseBarDaemonTests",
       dependencies: [
-        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarPlayers", "PulseBarDaemon",
+        "PulseBarTestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

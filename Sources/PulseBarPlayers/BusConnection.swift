@@ -27,13 +27,24 @@ final class BusConnection {
   init() throws(BusError) {
     var bus: OpaquePointer?
     let result = sd_bus_open_user(&bus)
-    guard result >= 0, let bus else {
-      throw BusError("no session bus", code: result)
-    }
+    guard result >= 0, let bus else { throw Self.noBus(result) }
     self.bus = bus
   }
 
   deinit { sd_bus_flush_close_unref(bus) }
+
+  /// Why there is no session bus, in the words of where sd-bus looked.
+  private static func noBus(_ code: Int32) -> BusError {
+    let reason = String(cString: strerror(-code))
+    if let address = environment("DBUS_SESSION_BUS_ADDRESS") {
+      return BusError("no session bus at \(address): \(reason)")
+    }
+    if let runtime = environment("XDG_RUNTIME_DIR") {
+      return BusError(
+        "no session bus (DBUS_SESSION_BUS_ADDRESS is unset; \(runtime)/bus: \(reason))")
+    }
+    return BusError("no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)")
+  }
 
   /// The descriptor to poll, what to poll it for, and until when (`nil`: no deadline).
   var pollState: (descriptor: FileDescriptor, events: PollSet.Events, deadline: UInt64?) {
