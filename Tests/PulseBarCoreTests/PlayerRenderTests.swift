@@ -132,6 +132,31 @@ import Testing
     #expect(machine.state == .paused)
   }
 
+  /// A paused player makes no sound: sound past the tail is another program's (a browser tab
+  /// paused for days must not hide it), and the audio decides until the player changes again.
+  @Test func soundAfterThePauseTailIsSomeoneElses() {
+    var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0.15)
+    machine.advance(to: 0, activity: .running, signalPresent: true, player: .playing)
+    // The pause, with 0.3 s of the player's own sound still draining: paused regardless.
+    var time = 0.0
+    while time < 0.6 {
+      time += 1.0 / 60
+      machine.advance(to: time, activity: .running, signalPresent: time < 0.3, player: .paused)
+    }
+    #expect(machine.state == .paused)
+    // Another program plays: past the tail, sound is not the paused player's.
+    machine.advance(to: 1, activity: .running, signalPresent: true, player: .paused)
+    #expect(machine.state == .playing)
+    // Its gaps follow the audio rules (the silence timeout), not the player's word.
+    machine.advance(to: 1.5, activity: .running, signalPresent: false, player: .paused)
+    #expect(machine.state == .playing)
+    // The player plays and pauses again: its word counts again.
+    machine.advance(to: 2, activity: .running, signalPresent: true, player: .playing)
+    machine.advance(to: 2.1, activity: .running, signalPresent: false, player: .paused)
+    machine.advance(to: 2.3, activity: .running, signalPresent: false, player: .paused)
+    #expect(machine.state == .paused)
+  }
+
   /// Playing, or no player: the audio decides, silence still counts toward paused.
   @Test func playingPlayerLeavesTheAudioRules() {
     var machine = PlaybackStateMachine(silenceTimeout: 2, debounce: 0.15)

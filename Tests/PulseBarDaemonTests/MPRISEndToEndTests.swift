@@ -154,6 +154,21 @@ struct MPRISEndToEndTests {
     #expect(desktop.waitForFrame(timeout: 3) { $0.state == "paused" } != nil)
   }
 
+  @Test("a paused player does not hide another program's sound")
+  func pausedPlayerDoesNotHideOthers() throws {
+    let desktop = try Desktop()
+    _ = try desktop.play([desktop.first], paused: true)
+    #expect(
+      desktop.waitForFrame(timeout: 10) {
+        $0.state == "paused" && $0.string("title") == "First Song"
+      } != nil)
+    let tone = try desktop.server.play(tone: 1000, seconds: 5)
+    let playing = desktop.waitForFrame(timeout: 3) { $0.state == "playing" }
+    #expect(playing != nil, "paplay's tone never showed as playing")
+    #expect((playing?.1 ?? 99) < 1.2, "playing after \(playing?.1 ?? -1) s")
+    tone.send(SIGKILL)
+  }
+
   /// The budgets: a metadata change reaches a socket client within 50 ms of its
   /// PropertiesChanged signal on the bus (timestamped by dbus-monitor); while nothing changes the
   /// players' thread never wakes.
