@@ -19,6 +19,7 @@ import Testing
     }
     let renderer = FrameRenderer(format: format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
+    renderer.nowPlaying = nowPlaying
     var display = [Float](repeating: 0, count: bars.count)
     bars.withUnsafeBufferPointer { live in
       display.withUnsafeMutableBufferPointer { scene.composeBars(live: live, into: $0) }
@@ -26,8 +27,7 @@ import Testing
     let written = display.withUnsafeBufferPointer {
       renderer.render(
         scene: scene, bars: $0,
-        info: FrameInfo(
-          time: 0.5, source: "sink \"a\".monitor", connected: connected, nowPlaying: nowPlaying))
+        info: FrameInfo(time: 0.5, source: "sink \"a\".monitor", connected: connected))
     }
     return written ? String(decoding: renderer.line.bytes, as: UTF8.self) : nil
   }

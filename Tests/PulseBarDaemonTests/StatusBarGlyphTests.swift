@@ -91,9 +91,8 @@ import Testing
     let bars = [Float](repeating: 0.5, count: 8)
     var widths: [Int] = []
     for (index, title) in titles.enumerated() {
-      let nowPlaying = title.map { NowPlaying(player: "mpv", status: .paused, title: $0) }
-      let info = FrameInfo(
-        time: Double(index), source: "s", connected: true, nowPlaying: nowPlaying)
+      renderer.nowPlaying = title.map { NowPlaying(player: "mpv", status: .paused, title: $0) }
+      let info = FrameInfo(time: Double(index), source: "s", connected: true)
       let written = bars.withUnsafeBufferPointer {
         renderer.render(scene: scene, bars: $0, info: info)
       }

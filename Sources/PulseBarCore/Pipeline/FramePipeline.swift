@@ -64,6 +64,14 @@ package final class FramePipeline {
   package private(set) var frameCount: UInt64 = 0
   /// True when the last frame's peak reached the noise floor (``silenceLevel``).
   package private(set) var signalPresent = false
+  /// The active MPRIS player and its track: its status steers the scene's state, its texts go
+  /// to every renderer (escaped there once per change, never per frame).
+  package var nowPlaying: NowPlaying? {
+    didSet {
+      guard nowPlaying != oldValue else { return }
+      for consumer in consumers { consumer.renderer.nowPlaying = nowPlaying }
+    }
+  }
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
@@ -101,6 +109,7 @@ package final class FramePipeline {
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
+    renderer.nowPlaying = nowPlaying
     let gate = FrameRateGate(fps: key.fps, pipelineFPS: configuration.fps)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
@@ -152,10 +161,7 @@ package final class FramePipeline {
 
   /// Consumes one frame of interleaved audio (`hopFrames × channels` samples, or
   /// more when audio arrived late: all of it enters the history, one frame comes out).
-  /// `player` is what the active MPRIS player says, if there is one.
-  package func advance(
-    audio: UnsafeBufferPointer<Float>, activity: StreamActivity, player: PlayerStatus? = nil
-  ) {
+  package func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
     analyzer.startFrame()
     analyzer.push(interleaved: audio)
     analyzer.analyze()
@@ -164,19 +170,18 @@ package final class FramePipeline {
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
       to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset,
-      player: player)
+      player: nowPlaying?.status)
     finishFrame()
   }
 
   /// Moves time on by `seconds` with no audio (the stream is corked or gone):
   /// the scene animates toward rest; the analyser keeps its last spectra.
-  package func advanceWithoutAudio(
-    by seconds: Double, activity: StreamActivity, player: PlayerStatus? = nil
-  ) {
+  package func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
     time += seconds
     signalPresent = false
     scene.advance(
-      to: time, activity: activity, signalPresent: false, onset: false, player: player)
+      to: time, activity: activity, signalPresent: false, onset: false,
+      player: nowPlaying?.status)
     finishFrame()
   }
 

@@ -6,14 +6,11 @@ package struct FrameInfo: Sendable {
   package var source: String
   /// Connected to the audio server (always true for files).
   package var connected: Bool
-  /// The active MPRIS player and its track, if there is one.
-  package var nowPlaying: NowPlaying?
 
-  package init(time: Double, source: String, connected: Bool, nowPlaying: NowPlaying? = nil) {
+  package init(time: Double, source: String, connected: Bool) {
     self.time = time
     self.source = source
     self.connected = connected
-    self.nowPlaying = nowPlaying
   }
 }
 
@@ -49,8 +46,15 @@ package final class FrameRenderer {
   /// `morph_shape`'s JSON for `shapeMorph`: the shape only changes while the morph animates.
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
-  /// The player and track the texts below were made for; they change only with it.
-  private var nowPlaying: NowPlaying?
+  /// The active MPRIS player and its track (the pipeline sets it when it changes, not per
+  /// frame); the texts below are made from it once per change.
+  package var nowPlaying: NowPlaying? {
+    didSet {
+      guard nowPlaying != oldValue else { return }
+      updatePlayerTexts()
+      tooltips.removeAll()
+    }
+  }
   /// json's player fields (`,"player":…`), escaped once per change.
   private var playerJSON = ByteLine()
   /// The title fitted to `titleWidth` cells, as plain text and as Pango markup in JSON (waybar
@@ -59,9 +63,9 @@ package final class FrameRenderer {
   private var titleText = (plain: ByteLine(), pango: ByteLine())
   private let titleWidth: Int
   private let tooltipTemplate: TooltipTemplate
-  /// waybar's tooltip, JSON-escaped, made again only when its state, source or player changes.
-  private var tooltip = ByteLine()
-  private var tooltipKey: (state: PlaybackState, connected: Bool)?
+  /// waybar's tooltips, JSON-escaped, one per state × connected (see ``tooltipIndex``): made
+  /// when the source or the player changes, so a state change costs nothing.
+  private var tooltips: [ByteLine] = []
 
   package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
@@ -93,12 +97,7 @@ package final class FrameRenderer {
       sourceName = info.source
       sourceJSON.removeAll()
       sourceJSON.appendJSONEscaped(info.source.utf8)
-      tooltipKey = nil
-    }
-    if info.nowPlaying != nowPlaying {
-      nowPlaying = info.nowPlaying
-      updatePlayerTexts()
-      tooltipKey = nil
+      tooltips.removeAll()
     }
     // Rendered into a local: every append to a class's stored property would pay a
     // dynamic exclusivity check, hundreds of them per line.
@@ -231,11 +230,8 @@ package final class FrameRenderer {
     body.append(state.staticName)
     body.append(info.connected ? "\"]" : "\",\"disconnected\"]")
     body.append(",\"tooltip\":\"")
-    if tooltipKey == nil || tooltipKey! != (state, info.connected) {
-      tooltipKey = (state, info.connected)
-      renderTooltip(state: state, connected: info.connected)
-    }
-    body.append(tooltip)
+    if tooltips.isEmpty { renderTooltips() }
+    body.append(tooltips[Self.tooltipIndex(state: state, connected: info.connected)])
     body.append(UInt8(ascii: "\""))
     // `,"percentage":N}` follows in `render`.
   }
@@ -330,10 +326,31 @@ extension FrameRenderer {
     titleText.pango.appendMarkupEscaped(fitted.utf8)
   }
 
-  /// Renders ``tooltip`` from the template. waybar shows a custom module's tooltip as Pango
-  /// markup, so the values (a title with `&`) are markup-escaped; the template's own text is
-  /// not, so a template may use markup.
-  fileprivate func renderTooltip(state: PlaybackState, connected: Bool) {
+  /// Where the tooltip for `state` and `connected` is in ``tooltips``.
+  fileprivate static func tooltipIndex(state: PlaybackState, connected: Bool) -> Int {
+    let row =
+      switch state {
+      case .playing: 0
+      case .paused: 1
+      case .stopped: 2
+      }
+    return row * 2 + (connected ? 1 : 0)
+  }
+
+  /// Renders ``tooltips`` from the template, for every state, connected or not. waybar shows a
+  /// custom module's tooltip as Pango markup, so the values (a title with `&`) are
+  /// markup-escaped; the template's own text is not, so a template may use markup.
+  fileprivate func renderTooltips() {
+    tooltips = Array(repeating: ByteLine(), count: 6)
+    for state in PlaybackState.allCases {
+      for connected in [false, true] {
+        tooltips[Self.tooltipIndex(state: state, connected: connected)] = renderTooltip(
+          state: state, connected: connected)
+      }
+    }
+  }
+
+  private func renderTooltip(state: PlaybackState, connected: Bool) -> ByteLine {
     let nowPlaying = nowPlaying
     let source = sourceName
     let pieces = tooltipTemplate.render { field in
@@ -346,7 +363,7 @@ extension FrameRenderer {
       case .source: return connected ? source : "audio server unreachable"
       }
     }
-    tooltip.removeAll()
+    var tooltip = ByteLine()
     for piece in pieces {
       if piece.isValue {
         tooltip.appendMarkupEscaped(piece.text.utf8)
@@ -354,6 +371,7 @@ extension FrameRenderer {
         tooltip.appendJSONEscaped(piece.text.utf8)
       }
     }
+    return tooltip
   }
 }
 

@@ -21,10 +21,9 @@ package final class Engine {
   private let buffer: CaptureBuffer
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
-  /// The active MPRIS player's snapshots, when the session bus is there.
+  /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
+  /// the current one).
   private let players: PlayerFeed?
-  /// The active player and its track, as last taken from ``players``.
-  private var nowPlaying: NowPlaying?
   /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
@@ -70,7 +69,7 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
-    if let change = players?.takeChange() { nowPlaying = change }
+    if let change = players?.takeChange() { pipeline.nowPlaying = change }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
@@ -98,7 +97,7 @@ package final class Engine {
         let change = players.takeChange()
       {
         // A pause, a new track, a player gone: a frame at once, as for a capture status.
-        nowPlaying = change
+        pipeline.nowPlaying = change
         tickWithoutAudio()
       }
       let produced = consumeAudio()
@@ -136,8 +135,7 @@ package final class Engine {
     let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
     guard count > 0 else { return false }
     pipeline.advance(
-      audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity,
-      player: nowPlaying?.status)
+      audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
     let now = monotonicSeconds()
     lastAudioTime = now
     lastFrameTime = now
@@ -150,16 +148,14 @@ package final class Engine {
     let elapsed = min(now - lastFrameTime, 0.25)
     guard elapsed > 0 else { return }
     lastFrameTime = now
-    pipeline.advanceWithoutAudio(
-      by: elapsed, activity: status.activity, player: nowPlaying?.status)
+    pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
     deliverFrame()
   }
 
   private func deliverFrame() {
     syncConsumers(force: false)
     let info = FrameInfo(
-      time: pipeline.time, source: status.sourceName, connected: status.connected,
-      nowPlaying: nowPlaying)
+      time: pipeline.time, source: status.sourceName, connected: status.connected)
     pipeline.renderConsumers(info: info)
     for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
       stopping = true
@@ -217,7 +213,9 @@ package final class Engine {
   }
 
   private func replacePipeline(_ configuration: Configuration) {
+    let nowPlaying = pipeline.nowPlaying
     pipeline = FramePipeline(configuration: configuration, sampleRate: pipeline.sampleRate)
+    pipeline.nowPlaying = nowPlaying
     syncConsumers(force: true)
     tickWithoutAudio()
   }
