@@ -6,20 +6,21 @@ SWIFT ?= swift
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
-BUILD_PKGCONFIG = libpulse fftw3f sndfile
-BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev
+BUILD_PKGCONFIG = libpulse fftw3f sndfile libsystemd
+BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev libsystemd-dev
 # What `make demo` adds: a player (paplay), sox to synthesize the demo track and tmux to show
 # the Waybar line under the full-screen view. Never an
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that
 # is already installed.
 DEMO_PACKAGES = pulseaudio-utils sox tmux
 # The test stack, for `make test` and CI only: a private PulseAudio server, sox, valgrind,
-# real clients (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, and
-# what reads the generated man page and completions (man-db, zsh, fish).
+# real clients (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks,
+# what reads the generated man page and completions (man-db, zsh, fish), and a private
+# session bus with a real MPRIS player (dbus, mpv with mpv-mpris).
 # On a machine whose sound runs through PipeWire (pipewire-pulse installed) `pulseaudio` is
 # left out: installing it there would remove the desktop's audio stack.
 TEST_PACKAGES = pulseaudio pulseaudio-utils sox libsox-fmt-all tmux systemd cava valgrind \
-	i3blocks fontconfig fonts-dejavu-core man-db zsh fish
+	i3blocks fontconfig fonts-dejavu-core man-db zsh fish mpv mpv-mpris dbus
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib

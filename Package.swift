@@ -15,6 +15,8 @@ let package = Package(
       name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
     .systemLibrary(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(
+      name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CLinux"),
     // The typed POSIX layer every module that does I/O builds on: descriptors, errno, eventfd,
     // timerfd, signalfd, poll/epoll, sockets, threads, clock, environment, the lock. The core
@@ -24,9 +26,12 @@ let package = Package(
     .target(
       name: "PulseBarAudio",
       dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile"]),
+    // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
+    .target(
+      name: "PulseBarPlayers", dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd"]),
     .target(
       name: "PulseBarDaemon",
-      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarCore"]),
+      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarPlayers", "PulseBarCore"]),
     .executableTarget(
       name: "pulsebar", dependencies: ["PulseBarDaemon", "PulseBarCore", "PulseBarSystem"]),
     .executableTarget(
@@ -44,9 +49,13 @@ let package = Package(
       name: "PulseBarAudioTests",
       dependencies: ["PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarTestSupport"]),
     .testTarget(
+      name: "PulseBarPlayersTests",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "PulseBarPlayers", "PulseBarTestSupport"]),
+    .testTarget(
       name: "PulseBarDaemonTests",
       dependencies: [
-        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarPlayers", "PulseBarDaemon",
+        "PulseBarTestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

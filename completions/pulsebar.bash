@@ -10,10 +10,10 @@ _pulsebar() {
     fi
     local command=run
     case ${COMP_WORDS[1]} in
-        run|listen|check-config|bands|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
+        run|listen|check-config|bands|ctl|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
     esac
     if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "run listen check-config bands help" -- "$cur"))
+        COMPREPLY=($(compgen -W "run listen check-config bands ctl help" -- "$cur"))
         return
     fi
     case $command:$prev in
@@ -36,11 +36,12 @@ _pulsebar() {
         bands:--channels) COMPREPLY=($(compgen -W "mono stereo" -- "$cur")); return ;;
         bands:--rate) return ;;
         bands:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        ctl:--player) return ;;
     esac
     local options
     case $command in
         help)
-            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands" -- "$cur"))
+            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands ctl" -- "$cur"))
             return ;;
         check-config)
             if [[ $cur != -* ]]; then
@@ -54,6 +55,7 @@ _pulsebar() {
         listen) options="--socket --format --bars --fps --config -h --help" ;;
         check-config) options="-h --help" ;;
         bands) options="--bars --low --high --channels --rate --config -h --help" ;;
+        ctl) options="--player -h --help" ;;
     esac
     # --version only as the first word.
     ((COMP_CWORD == 1)) && options+=" -V --version"

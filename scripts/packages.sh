@@ -38,7 +38,7 @@ if [ "${APT:-yes}" = no ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "pulsebar needs:$missing" >&2
     if [ "$kind" = build ]; then
         echo "  (Debian names; elsewhere install the development packages of libpulse," >&2
-        echo "   fftw3 single precision (fftw3f) and libsndfile, and pkg-config)" >&2
+        echo "   fftw3 single precision (fftw3f), libsndfile and libsystemd, and pkg-config)" >&2
     fi
     echo "  install them, then run make again" >&2
     exit 1

@@ -8,3 +8,9 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <signal.h>
+#include <sys/prctl.h>
+
+// prctl is variadic, which Swift cannot call: names the calling thread (at most 15 bytes).
+static inline int pulsebar_name_thread(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}

@@ -29,6 +29,11 @@ package struct PollSet {
     return entries.count - 1
   }
 
+  /// Changes what descriptor `index` is waited for (a connection that has writes queued).
+  package mutating func update(_ index: Int, _ events: Events) {
+    entries[index].events = events.rawValue
+  }
+
   /// The number of descriptors in the set.
   package var count: Int { entries.count }
 

@@ -1,3 +1,4 @@
+internal import CLinux
 import Glibc
 import Synchronization
 
@@ -35,6 +36,12 @@ package struct PosixThread: Sendable {
   /// Lets the thread finish on its own (nobody will join it).
   package func detach() { pthread_detach(handle) }
 
+  /// Names the calling thread (`/proc/PID/task/TID/comm`, at most 15 bytes), so tools and
+  /// tests can tell the threads apart.
+  package static func nameCurrent(_ name: String) {
+    _ = pulsebar_name_thread(String(name.utf8.prefix(15))!)
+  }
+
   /// True when called on this thread.
   package var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 }
@@ -47,6 +54,9 @@ package final class StopSignal: Sendable {
   package init() {}
 
   package var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+  /// Readable once a stop is requested: for a thread that polls other descriptors with it.
+  package var descriptor: FileDescriptor { wake.descriptor }
 
   package func request() {
     requested.store(true, ordering: .releasing)

@@ -59,6 +59,9 @@ package final class PrivatePulseServer {
     [
       "PULSE_SERVER": serverAddress, "XDG_RUNTIME_DIR": directory, "HOME": directory,
       "PULSE_RUNTIME_PATH": directory + "/runtime", "PULSE_STATE_PATH": directory + "/state",
+      // The session bus a `PrivateSessionBus` in this directory listens on; without one, no
+      // bus at all: the desktop's MPRIS players never reach a test.
+      "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + directory + "/bus",
     ]
   }
 
@@ -173,7 +176,8 @@ package final class PrivatePulseServer {
 
   // MARK: - Files
 
-  private static func writeFile(_ path: String, _ text: String) throws(SpawnError) {
+  /// Writes `text` to `path` (created or truncated).
+  package static func writeFile(_ path: String, _ text: String) throws(SpawnError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw SpawnError(message: "\(path): \(String(cString: strerror(errno)))")

@@ -26,5 +26,7 @@ case .success(.run(let options)):
   status = RunCommand.run(options)
 case .success(.listen(let options)):
   status = ListenCommand.run(options)
+case .success(.control(let options)):
+  status = ControlCommand.run(options)
 }
 exit(status)

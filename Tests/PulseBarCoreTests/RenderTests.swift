@@ -6,7 +6,7 @@ import Testing
   /// Renders one frame of a scene advanced with `activity`, with `bars` as the live heights.
   static func line(
     _ format: OutputFormat, bars: [Float], activity: StreamActivity = .running,
-    connected: Bool = true,
+    connected: Bool = true, nowPlaying: NowPlaying? = nil,
     configure: (inout Configuration) -> Void = { _ in }
   ) -> String? {
     var configuration = Configuration()
@@ -14,11 +14,12 @@ import Testing
     var scene = Scene(configuration: configuration)
     for step in 1...30 {
       scene.advance(
-        to: Double(step) / 60, activity: activity, signalPresent: activity == .running, onset: false
-      )
+        to: Double(step) / 60, activity: activity, signalPresent: activity == .running,
+        onset: false, player: nowPlaying?.status)
     }
     let renderer = FrameRenderer(format: format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
+    renderer.nowPlaying = nowPlaying
     var display = [Float](repeating: 0, count: bars.count)
     bars.withUnsafeBufferPointer { live in
       display.withUnsafeMutableBufferPointer { scene.composeBars(live: live, into: $0) }
@@ -78,12 +79,15 @@ import Testing
     let line = try #require(Self.line(.waybar, bars: [0.5, 0.5, 1, 0]) { $0.bubbleMax = 0 })
     #expect(
       line
-        == "{\"text\":\"\(MorphGlyph.defaultFrames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing · sink \\\"a\\\".monitor\",\"percentage\":50}\n"
+        == "{\"text\":\"\(MorphGlyph.defaultFrames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing\",\"percentage\":50}\n"
     )
   }
 
   @Test func waybarMarksDisconnected() throws {
-    let line = try #require(Self.line(.waybar, bars: [0.5], activity: .none, connected: false))
+    let line = try #require(
+      Self.line(.waybar, bars: [0.5], activity: .none, connected: false) {
+        $0.tooltip = "{state} · {source}"
+      })
     #expect(line.contains("\"alt\":\"stopped\",\"class\":[\"stopped\",\"disconnected\"]"))
     #expect(line.contains("audio server unreachable"))
   }

@@ -110,6 +110,30 @@ import Testing
     }
   }
 
+  /// Every click and scroll action in the snippets is a `pulsebar ctl` command that parses (no
+  /// playerctl needed), and the waybar and polybar ones toggle play/pause on a click.
+  @Test(arguments: ["waybar-config.jsonc", "polybar.ini"])
+  func clickActionsArePulsebarCtl(_ file: String) throws {
+    let text = try readTextFile(PackageRoot.path + "/config/examples/" + file)
+    // Comments aside: the settings a bar reads.
+    let settings = text.split(separator: "\n").filter { line in
+      let start = line.drop { $0 == " " }
+      return !start.hasPrefix("//") && !start.hasPrefix(";") && !start.hasPrefix("#")
+    }
+    #expect(!settings.contains { $0.contains("playerctl") })
+    var commands: [String] = []
+    for line in settings where line.contains("pulsebar ctl") {
+      let start = try #require(line.firstRange(of: "pulsebar ctl"))
+      let command = line[start.lowerBound...].prefix { $0 != "\"" && $0 != "\n" }
+      commands.append(String(command))
+    }
+    #expect(commands.contains("pulsebar ctl play-pause"), "\(file): \(commands)")
+    for command in commands {
+      let arguments = command.split(separator: " ").dropFirst().map(String.init)
+      #expect(throws: Never.self, "\(command)") { try CommandLineParser.parse(arguments) }
+    }
+  }
+
   /// The text format: a morph glyph, a space, then bar glyphs; one line, no JSON.
   @Sendable static func isPlainTextFrame(_ line: String) -> Bool {
     let glyphs = Set("▁▂▃▄▅▆▇█")

@@ -73,6 +73,40 @@ import Testing
     }
   }
 
+  /// `output.title_width`: the title area keeps one width (glibc's `wcwidth`) whatever the
+  /// title is — none, short, cut, East Asian wide, combining accents, emoji — and the title's
+  /// glyphs are in the fonts' reach (the padding and "…").
+  @Test(arguments: [OutputFormat.text, .waybar])
+  func titleKeepsOneWidth(format: OutputFormat) throws {
+    let titles: [String?] = [
+      nil, "Hi", "A much longer title than fits", "日本語の歌のタイトル", "Ünïcödé e\u{301}",
+      "🎵 Song 🎶", "a & <b>",
+    ]
+    var configuration = Configuration()
+    configuration.titleWidth = 12
+    configuration.bubbleMax = 0
+    var scene = Scene(configuration: configuration)
+    scene.advance(to: 0, activity: .none, signalPresent: false, onset: false)
+    let renderer = FrameRenderer(format: format, configuration: configuration)
+    let bars = [Float](repeating: 0.5, count: 8)
+    var widths: [Int] = []
+    for (index, title) in titles.enumerated() {
+      renderer.nowPlaying = title.map { NowPlaying(player: "mpv", status: .paused, title: $0) }
+      let info = FrameInfo(time: Double(index), source: "s", connected: true)
+      let written = bars.withUnsafeBufferPointer {
+        renderer.render(scene: scene, bars: $0, info: info)
+      }
+      #expect(written, "title \(title ?? "none") wrote no line")
+      let line = String(decoding: renderer.line.bytes.dropLast(), as: UTF8.self)
+      var text = format == .text ? line : try Self.waybarVisibleText(line)
+      // What Pango shows for the escapes.
+      text = text.replacing("&amp;", with: "&").replacing("&lt;", with: "<")
+        .replacing("&gt;", with: ">")
+      widths.append(Self.displayWidth(text))
+    }
+    #expect(Set(widths) == [2 + 8 + 1 + 12], "\(format): \(widths)")
+  }
+
   // MARK: - Helpers
 
   /// The lines a renderer writes through a scripted run at 60 fps: stopped 0.5 s, playing with

@@ -80,6 +80,22 @@ package enum ConfigKeys {
     text(
       "output", "offline_text", \.offlineText,
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
+    Setting(
+      section: "output", key: "tooltip",
+      help:
+        "waybar tooltip: {state} {player} {title} {artist} {album} {source}; missing ones are dropped",
+      apply: { text, configuration throws(ValueError) in
+        let unknown = TooltipTemplate.unknownFields(in: text)
+        guard unknown.isEmpty else {
+          let names = TooltipTemplate.Field.allCases.map { "{\($0.rawValue)}" }
+          throw ValueError(
+            "unknown field {\(unknown[0])}; expected \(names.joined(separator: ", "))")
+        }
+        configuration.tooltip = text
+      }, render: { $0.tooltip }),
+    integer(
+      "output", "title_width", 0...200, \.titleWidth,
+      "cells of the player's track title after the text line (cut or padded); 0 leaves it out"),
     text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(

@@ -58,6 +58,12 @@ package struct Configuration: Sendable, Equatable {
   /// waybar text hides the module (and a bar with nothing else in it), and i3blocks keeps
   /// showing the last frame. U+2298 ⊘ is in DejaVu Sans and Sans Mono.
   package var offlineText = "⊘"
+  /// The waybar tooltip (see ``TooltipTemplate``): `{state}`, `{player}`, `{title}`,
+  /// `{artist}`, `{album}`, `{source}`; fields with no value are dropped with their separator.
+  package var tooltip = TooltipTemplate.defaultText
+  /// Cells of the active player's track title at the end of the text (and waybar text) line,
+  /// cut with "…" or padded so the width stays fixed; 0 leaves the title out.
+  package var titleWidth = 0
 
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.

@@ -64,6 +64,14 @@ package final class FramePipeline {
   package private(set) var frameCount: UInt64 = 0
   /// True when the last frame's peak reached the noise floor (``silenceLevel``).
   package private(set) var signalPresent = false
+  /// The active MPRIS player and its track: its status steers the scene's state, its texts go
+  /// to every renderer (escaped there once per change, never per frame).
+  package var nowPlaying: NowPlaying? {
+    didSet {
+      guard nowPlaying != oldValue else { return }
+      for consumer in consumers { consumer.renderer.nowPlaying = nowPlaying }
+    }
+  }
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
@@ -114,6 +122,7 @@ package final class FramePipeline {
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
+    renderer.nowPlaying = nowPlaying
     let gate = FrameRateGate(fps: key.fps, pipelineFPS: configuration.fps)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
@@ -173,7 +182,8 @@ package final class FramePipeline {
     time += Double(audio.count / analyzer.channels) / Double(sampleRate)
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
-      to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset)
+      to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset,
+      player: nowPlaying?.status)
     finishFrame()
   }
 
@@ -182,7 +192,9 @@ package final class FramePipeline {
   package func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
     time += seconds
     signalPresent = false
-    scene.advance(to: time, activity: activity, signalPresent: false, onset: false)
+    scene.advance(
+      to: time, activity: activity, signalPresent: false, onset: false,
+      player: nowPlaying?.status)
     finishFrame()
   }
 

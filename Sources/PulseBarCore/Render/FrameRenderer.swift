@@ -46,6 +46,26 @@ package final class FrameRenderer {
   /// `morph_shape`'s JSON for `shapeMorph`: the shape only changes while the morph animates.
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
+  /// The active MPRIS player and its track (the pipeline sets it when it changes, not per
+  /// frame); the texts below are made from it once per change.
+  package var nowPlaying: NowPlaying? {
+    didSet {
+      guard nowPlaying != oldValue else { return }
+      updatePlayerTexts()
+      tooltips.removeAll()
+    }
+  }
+  /// json's player fields (`,"player":…`), escaped once per change.
+  private var playerJSON = ByteLine()
+  /// The title fitted to `titleWidth` cells, as plain text and as Pango markup in JSON (waybar
+  /// draws a custom module's text as markup whatever `output.markup` says, so a title's `&`
+  /// must be escaped there in either case).
+  private var titleText = (plain: ByteLine(), pango: ByteLine())
+  private let titleWidth: Int
+  private let tooltipTemplate: TooltipTemplate
+  /// waybar's tooltips, JSON-escaped, one per state × connected (see ``tooltipIndex``): made
+  /// when the source or the player changes, so a state change costs nothing.
+  private var tooltips: [ByteLine] = []
 
   package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
@@ -55,6 +75,9 @@ package final class FrameRenderer {
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
     bubbleSlots = max(0, configuration.bubbleMax)
+    titleWidth = configuration.titleWidth
+    tooltipTemplate = TooltipTemplate(configuration.tooltip)
+    if titleWidth > 0 { updatePlayerTexts() }
   }
 
   /// A waybar line whose only change is `percentage`, by less than this many points, is not
@@ -74,6 +97,7 @@ package final class FrameRenderer {
       sourceName = info.source
       sourceJSON.removeAll()
       sourceJSON.appendJSONEscaped(info.source.utf8)
+      tooltips.removeAll()
     }
     // Rendered into a local: every append to a class's stored property would pay a
     // dynamic exclusivity check, hundreds of them per line.
@@ -138,8 +162,21 @@ package final class FrameRenderer {
     }
     // The bubble area is always `bubbles.max` cells, padded with figure spaces, so the line
     // keeps one width in every state (neighbouring bar modules do not shift); with
-    // `bubbles.max = 0` there is no area at all.
-    guard bubbleSlots > 0, !glyphs.bubbles.isEmpty else { return }
+    // `bubbles.max = 0` there is no area at all. The title, when asked for, is as fixed.
+    if bubbleSlots > 0 && !glyphs.bubbles.isEmpty {
+      appendBubbles(scene: scene, into: &output, glyphs: glyphs)
+    }
+    guard titleWidth > 0 else { return }
+    output.append(UInt8(ascii: " "))
+    switch glyphs.encoding {
+    case .plain: output.append(titleText.plain)
+    case .json, .pango: output.append(titleText.pango)
+    }
+  }
+
+  private func appendBubbles(
+    scene: borrowing Scene, into output: inout ByteLine, glyphs: TextGlyphs
+  ) {
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
       if glyphs.encoding == .pango {
@@ -193,13 +230,8 @@ package final class FrameRenderer {
     body.append(state.staticName)
     body.append(info.connected ? "\"]" : "\",\"disconnected\"]")
     body.append(",\"tooltip\":\"")
-    body.append(state.staticTitle)
-    body.append(" · ")
-    if info.connected {
-      body.append(sourceJSON)
-    } else {
-      body.append("audio server unreachable")
-    }
+    if tooltips.isEmpty { renderTooltips() }
+    body.append(tooltips[Self.tooltipIndex(state: state, connected: info.connected)])
     body.append(UInt8(ascii: "\""))
     // `,"percentage":N}` follows in `render`.
   }
@@ -222,7 +254,9 @@ package final class FrameRenderer {
     body.append(info.connected ? "\",\"connected\":true" : "\",\"connected\":false")
     body.append(",\"source\":\"")
     body.append(sourceJSON)
-    body.append("\",\"morph\":")
+    body.append(UInt8(ascii: "\""))
+    body.append(playerJSON)
+    body.append(",\"morph\":")
     body.append(Double(scene.morph), decimals: 3)
     body.append(",\"morph_shape\":")
     if scene.morph != shapeMorph {
@@ -256,6 +290,88 @@ package final class FrameRenderer {
       body.append("\"}")
     }
     body.append("]}")
+  }
+}
+
+// MARK: - The player's texts
+
+extension FrameRenderer {
+  /// Makes json's player fields and the fitted title for ``nowPlaying`` (a new track or player:
+  /// rare, so these allocate freely).
+  fileprivate func updatePlayerTexts() {
+    playerJSON.removeAll()
+    if let nowPlaying {
+      func field(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        playerJSON.append(",\"")
+        playerJSON.append(name)
+        playerJSON.append("\":\"")
+        playerJSON.appendJSONEscaped(value.utf8)
+        playerJSON.append(UInt8(ascii: "\""))
+      }
+      field("player", nowPlaying.player)
+      field("title", nowPlaying.title)
+      field("artist", nowPlaying.artist)
+      field("album", nowPlaying.album)
+      if let length = nowPlaying.length {
+        playerJSON.append(",\"length\":")
+        playerJSON.append(length, decimals: 3)
+      }
+    }
+    guard titleWidth > 0 else { return }
+    let fitted = TextCells.fit(nowPlaying?.title ?? "", cells: titleWidth)
+    titleText.plain.removeAll()
+    titleText.plain.append(Array(fitted.utf8))
+    titleText.pango.removeAll()
+    titleText.pango.appendMarkupEscaped(fitted.utf8)
+  }
+
+  /// Where the tooltip for `state` and `connected` is in ``tooltips``.
+  fileprivate static func tooltipIndex(state: PlaybackState, connected: Bool) -> Int {
+    let row =
+      switch state {
+      case .playing: 0
+      case .paused: 1
+      case .stopped: 2
+      }
+    return row * 2 + (connected ? 1 : 0)
+  }
+
+  /// Renders ``tooltips`` from the template, for every state, connected or not. waybar shows a
+  /// custom module's tooltip as Pango markup, so the values (a title with `&`) are
+  /// markup-escaped; the template's own text is not, so a template may use markup.
+  fileprivate func renderTooltips() {
+    tooltips = Array(repeating: ByteLine(), count: 6)
+    for state in PlaybackState.allCases {
+      for connected in [false, true] {
+        tooltips[Self.tooltipIndex(state: state, connected: connected)] = renderTooltip(
+          state: state, connected: connected)
+      }
+    }
+  }
+
+  private func renderTooltip(state: PlaybackState, connected: Bool) -> ByteLine {
+    let nowPlaying = nowPlaying
+    let source = sourceName
+    let pieces = tooltipTemplate.render { field in
+      switch field {
+      case .state: return "\(state.staticTitle)"
+      case .player: return nowPlaying?.player
+      case .title: return nowPlaying?.title
+      case .artist: return nowPlaying?.artist
+      case .album: return nowPlaying?.album
+      case .source: return connected ? source : "audio server unreachable"
+      }
+    }
+    var tooltip = ByteLine()
+    for piece in pieces {
+      if piece.isValue {
+        tooltip.appendMarkupEscaped(piece.text.utf8)
+      } else {
+        tooltip.appendJSONEscaped(piece.text.utf8)
+      }
+    }
+    return tooltip
   }
 }
 

@@ -47,13 +47,16 @@ package struct Scene: Sendable {
   ///
   /// `activity` comes from the capture side, `signalPresent` is true when the frame's
   /// peak reached the noise floor, `onset` when the analyser saw a peak (it spawns a
-  /// bubble while playing). The rest heights fade out over the morph duration when
+  /// bubble while playing), `player` what the active MPRIS player says (see
+  /// ``PlaybackStateMachine``). The rest heights fade out over the morph duration when
   /// `playing` starts and back in when it ends (see ``composeBars(live:into:)``).
   package mutating func advance(
-    to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool
+    to time: Double, activity: StreamActivity, signalPresent: Bool, onset: Bool,
+    player: PlayerStatus? = nil
   ) {
     self.time = time
-    machine.advance(to: time, activity: activity, signalPresent: signalPresent)
+    machine.advance(
+      to: time, activity: activity, signalPresent: signalPresent, player: player)
     let playing = machine.state == .playing
     morphAnimation.retarget(playing ? 1 : 0, at: time)
     morphAnimation.advance(to: time)

@@ -1,3 +1,5 @@
+import PulseBarPlayers
+
 /// Parses `pulsebar`'s arguments (without the program name) from the option table
 /// (``CommandTable``): every option as `--opt VALUE` or `--opt=VALUE`, `-h`/`--help` after any
 /// command, `help [COMMAND]`.
@@ -24,6 +26,10 @@ package enum CommandLineParser {
       let rest = words.dropFirst()
       if asksForHelp(rest) { return .help(command: "bands") }
       return .bands(try parse(rest, into: BandsOptions(), BandsOptions.table, command: "bands"))
+    case "ctl":
+      let rest = words.dropFirst()
+      if asksForHelp(rest) { return .help(command: "ctl") }
+      return .control(try parseControl(rest))
     case "run":
       words = words.dropFirst()
     default:
@@ -31,6 +37,35 @@ package enum CommandLineParser {
     }
     if asksForHelp(words) { return .help(command: "run") }
     return .run(try parse(words, into: RunOptions(), RunOptions.table, command: "run"))
+  }
+
+  /// `ctl ACTION [--player NAME]`: the one operand is the action, the rest go through the table.
+  private static func parseControl(_ words: ArraySlice<String>) throws(UsageError)
+    -> ControlOptions
+  {
+    var action: PlayerControl.Action?
+    var options: [String] = []
+    var remaining = words
+    while let word = remaining.popFirst() {
+      if word.hasPrefix("-") {
+        options.append(word)
+        // A separate value belongs to the option, never to the action.
+        if !word.contains("="), let next = remaining.first, !next.hasPrefix("-") {
+          options.append(remaining.removeFirst())
+        }
+      } else if action == nil, let parsed = PlayerControl.Action(rawValue: word) {
+        action = parsed
+      } else {
+        let actions = ControlCommand.actionNames.joined(separator: ", ")
+        throw UsageError("ctl: unexpected '\(word)' (actions: \(actions))")
+      }
+    }
+    guard let action else {
+      let actions = ControlCommand.actionNames.joined(separator: ", ")
+      throw UsageError("ctl needs an action: \(actions)")
+    }
+    return try parse(
+      options[...], into: ControlOptions(action: action), ControlOptions.table, command: "ctl")
   }
 
   /// `help` or `help COMMAND`.

@@ -85,6 +85,19 @@ extension RunOptions {
   ]
 }
 
+// MARK: - ctl
+
+extension ControlOptions {
+  /// `pulsebar ctl`'s options (the action is its operand).
+  package static let table: [CommandOption<ControlOptions>] = [
+    CommandOption(
+      OptionSpec(
+        "--player", .required("NAME"), defaultValue: "the active player",
+        help: "that MPRIS player (mpv matches mpv.instance123) rather than the active one")
+    ) { options, value in options.player = value }
+  ]
+}
+
 // MARK: - listen
 
 extension ListenOptions {

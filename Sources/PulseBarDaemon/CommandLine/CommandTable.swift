@@ -25,6 +25,11 @@ package enum CommandTable {
       name: "bands", operands: "[OPTION]...",
       summary: "print each bar's lower and upper cutoff in Hz",
       options: BandsOptions.table.map(\.spec)),
+    CommandSpec(
+      name: "ctl", operands: "ACTION [OPTION]...",
+      summary:
+        "control the active MPRIS player; ACTION: \(ControlCommand.actionNames.joined(separator: ", "))",
+      options: ControlOptions.table.map(\.spec)),
   ]
 
   /// Options every command takes, and the first word may be.
@@ -94,5 +99,6 @@ package enum CommandTable {
     ),
     ("pulsebar bands --bars 8", "each bar's lower and upper cutoff in Hz"),
     ("pulsebar check-config", "check ~/.config/pulsebar/config"),
+    ("pulsebar ctl play-pause", "toggle the active player (a bar module's click)"),
   ]
 }

@@ -15,6 +15,8 @@ package enum Command: Equatable {
   case bands(BandsOptions)
   /// `--help`, `-h`, `help [COMMAND]`, `COMMAND --help`: the whole help (`nil`) or a command's.
   case help(command: String?)
+  /// `ctl ACTION [--player NAME]`.
+  case control(ControlOptions)
   case version
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarPlayers
 import PulseBarSystem
 
 /// `pulsebar run`: builds the configuration, the input, the pipeline and the
@@ -61,6 +62,21 @@ package enum RunCommand {
       return runLive(
         source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
         options: options)
+    }
+  }
+
+  /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
+  /// fifo is not what the desktop's players play). Without a bus: one line, and the audio
+  /// alone decides the state.
+  private static func startPlayers(configuration: Configuration, logger: Logger)
+    -> PlayerWatcher?
+  {
+    guard case .pulse = configuration.input else { return nil }
+    do {
+      return try PlayerWatcher.start { logger.warning($0) }
+    } catch {
+      logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
+      return nil
     }
   }
 
@@ -149,6 +165,7 @@ package enum RunCommand {
     }
     let buffer = CaptureBuffer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps)
+    let players = startPlayers(configuration: configuration, logger: logger)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
       signals: signals,
@@ -197,7 +214,7 @@ package enum RunCommand {
           logger.error("config not reloaded, keeping the old one: \(error)")
           return nil
         }
-      })
+      }, players: players?.feed)
     engine.onStatus = { notifier?.status($0) }
     var stderrLog: StderrRedirection?
     if let view = terminal?.view {
@@ -220,6 +237,7 @@ package enum RunCommand {
     let status = engine.run()
     notifier?.stopping()
     socket?.server.stop()
+    players?.stop()
     source.stop()
     return status
   }

@@ -1,6 +1,7 @@
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarPlayers
 import PulseBarSystem
 
 /// The live frame loop: drains the capture buffer, advances the pipeline one
@@ -12,6 +13,9 @@ import PulseBarSystem
 /// When audio stops arriving it ticks on the wall clock only while the scene
 /// still animates (or still says `playing`, to reach the silence timeout),
 /// then not at all. Runs on the thread that calls ``run()``.
+///
+/// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
+/// the player or its track changed, and the change is a frame of its own.
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
@@ -19,6 +23,9 @@ package final class Engine {
   private let capture: CaptureSource?
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
+  /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
+  /// the current one).
+  private let players: PlayerFeed?
   /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
@@ -40,13 +47,14 @@ package final class Engine {
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
     deliveries: [FrameDelivery], signals: SignalReceiver? = nil,
-    reload: (() -> Configuration?)? = nil
+    reload: (() -> Configuration?)? = nil, players: PlayerFeed? = nil
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
     self.capture = capture
     self.deliveries = deliveries
     self.signals = signals
+    self.players = players
     self.reload = reload
     // A second of audio at the most channels a reload can ask for: more than any fragment, so
     // one read drains a late burst.
@@ -65,11 +73,13 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
+    if let change = players?.takeChange() { pipeline.nowPlaying = change }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
+    let playersIndex = players.map { poll.add($0.wakeDescriptor) }
     // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
     let firstWake = poll.count
     for delivery in deliveries {
@@ -87,6 +97,13 @@ package final class Engine {
       if let input, let inputIndex, !poll.ready(inputIndex).isEmpty, !input.handle() { break }
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
+      if let players, let playersIndex, !poll.ready(playersIndex).isEmpty,
+        let change = players.takeChange()
+      {
+        // A pause, a new track, a player gone: a frame at once, as for a capture status.
+        pipeline.nowPlaying = change
+        tickWithoutAudio()
+      }
       let produced = consumeAudio()
       if !produced && ready == 0 {
         tickWithoutAudio()
@@ -212,8 +229,10 @@ package final class Engine {
       buffer.reconfigure(format)
       capture?.formatChanged()
     }
+    let nowPlaying = pipeline.nowPlaying
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
+    pipeline.nowPlaying = nowPlaying
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
     tickWithoutAudio()

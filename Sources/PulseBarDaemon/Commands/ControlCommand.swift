@@ -1,0 +1,33 @@
+import PulseBarCore
+import PulseBarPlayers
+import PulseBarSystem
+
+/// Options of `pulsebar ctl`.
+package struct ControlOptions: Equatable {
+  package var action: PlayerControl.Action
+  /// `--player NAME`: that player rather than the active one.
+  package var player: String?
+
+  package init(action: PlayerControl.Action = .playPause, player: String? = nil) {
+    self.action = action
+    self.player = player
+  }
+}
+
+/// `pulsebar ctl ACTION [--player NAME]` (ACTION: play-pause, play, pause, next, previous):
+/// controls the active MPRIS player; parsed from the option table like every command. Exit 0 when the player took the call; 1 and one line when there is none (or no
+/// session bus).
+package enum ControlCommand {
+  /// The actions, as the operand spells them.
+  package static let actionNames = PlayerControl.Action.allCases.map(\.rawValue)
+
+  package static func run(_ options: ControlOptions) -> Int32 {
+    do {
+      _ = try PlayerControl.perform(options.action, player: options.player)
+      return 0
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return 1
+    }
+  }
+}

@@ -1,0 +1,119 @@
+internal import CSystemd
+import Glibc
+import PulseBarSystem
+
+/// A D-Bus problem: what sd-bus said, as one line.
+package struct BusError: Error, CustomStringConvertible {
+  package var message: String
+  package var description: String { message }
+
+  init(_ message: String) { self.message = message }
+
+  /// From a negative errno that an `sd_bus_*` call returned.
+  init(_ what: String, code: Int32) {
+    message = "\(what): \(String(cString: strerror(-code)))"
+  }
+}
+
+/// One connection to the session bus: an `sd_bus *`, owned and closed here.
+///
+/// Not thread-safe, as sd-bus is not: confined to the thread that opened it (the watcher's
+/// thread, or `pulsebar ctl`'s main thread).
+final class BusConnection {
+  let bus: OpaquePointer
+
+  /// Opens the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else
+  /// `$XDG_RUNTIME_DIR/bus`). Throws when there is none.
+  init() throws(BusError) {
+    var bus: OpaquePointer?
+    let result = sd_bus_open_user(&bus)
+    guard result >= 0, let bus else { throw Self.noBus(result) }
+    self.bus = bus
+  }
+
+  deinit { sd_bus_flush_close_unref(bus) }
+
+  /// Why there is no session bus, in the words of where sd-bus looked.
+  private static func noBus(_ code: Int32) -> BusError {
+    let reason = String(cString: strerror(-code))
+    if let address = environment("DBUS_SESSION_BUS_ADDRESS") {
+      return BusError("no session bus at \(address): \(reason)")
+    }
+    if let runtime = environment("XDG_RUNTIME_DIR") {
+      return BusError(
+        "no session bus (DBUS_SESSION_BUS_ADDRESS is unset; \(runtime)/bus: \(reason))")
+    }
+    return BusError("no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)")
+  }
+
+  /// The descriptor to poll, what to poll it for, and until when (`nil`: no deadline).
+  var pollState: (descriptor: FileDescriptor, events: PollSet.Events, deadline: UInt64?) {
+    let descriptor = FileDescriptor(rawValue: sd_bus_get_fd(bus))
+    let events = PollSet.Events(rawValue: Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))))
+    var usec: UInt64 = 0
+    let deadline: UInt64? = sd_bus_get_timeout(bus, &usec) >= 0 && usec != UInt64.max ? usec : nil
+    return (descriptor, events, deadline.map { $0 &* 1000 })
+  }
+
+  /// Handles everything queued (replies, signals, writes); throws when the connection is lost.
+  func processAll() throws(BusError) {
+    while true {
+      let result = sd_bus_process(bus, nil)
+      if result < 0 { throw BusError("session bus", code: result) }
+      if result == 0 { return }
+    }
+  }
+
+  /// Adds a match rule; `handler` gets every matching signal with `context`.
+  func addMatch(
+    _ rule: String, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
+  ) throws(BusError) {
+    let result = sd_bus_add_match_async(bus, nil, rule, handler, nil, context)
+    if result < 0 { throw BusError("match \(rule)", code: result) }
+  }
+
+  /// A method call with string arguments.
+  func methodCall(
+    destination: String, path: String, interface: String, member: String,
+    arguments: [String] = []
+  ) throws(BusError) -> BusMessage {
+    var message: OpaquePointer?
+    let result = sd_bus_message_new_method_call(
+      bus, &message, destination, path, interface, member)
+    guard result >= 0, let message else { throw BusError(member, code: result) }
+    let call = BusMessage(adopting: message)
+    for argument in arguments {
+      let appended = argument.withCString {
+        sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0)
+      }
+      if appended < 0 { throw BusError(member, code: appended) }
+    }
+    return call
+  }
+
+  /// Sends `call`; `handler` gets the reply with `context`. Returns the call's cookie, which
+  /// the reply's ``BusMessage/replyCookie`` names.
+  @discardableResult
+  func callAsync(
+    _ call: BusMessage, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
+  ) throws(BusError) -> UInt64 {
+    let result = sd_bus_call_async(bus, nil, call.message, handler, context, 0)
+    if result < 0 { throw BusError("call", code: result) }
+    var cookie: UInt64 = 0
+    _ = sd_bus_message_get_cookie(call.message, &cookie)
+    return cookie
+  }
+
+  /// Sends `call` and waits for its reply (`pulsebar ctl` only: never on the watcher thread).
+  func call(_ call: BusMessage, timeoutSeconds: Double = 5) throws(BusError) -> BusMessage {
+    var error = sd_bus_error()
+    defer { sd_bus_error_free(&error) }
+    var reply: OpaquePointer?
+    let result = sd_bus_call(bus, call.message, UInt64(timeoutSeconds * 1e6), &error, &reply)
+    guard result >= 0, let reply else {
+      let text = error.message.map { String(cString: $0) } ?? String(cString: strerror(-result))
+      throw BusError(text)
+    }
+    return BusMessage(adopting: reply)
+  }
+}

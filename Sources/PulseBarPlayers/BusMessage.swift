@@ -1,0 +1,134 @@
+internal import CSystemd
+import PulseBarCore
+
+/// One D-Bus message (`sd_bus_message *`), read front to back: strings, string arrays, and the
+/// `a{sv}` dictionaries MPRIS speaks. Holds a reference while it lives.
+struct BusMessage {
+  /// Frees the reference when the last copy goes.
+  private final class Reference {
+    let message: OpaquePointer
+    init(_ message: OpaquePointer) { self.message = message }
+    deinit { sd_bus_message_unref(message) }
+  }
+
+  private let reference: Reference
+  var message: OpaquePointer { reference.message }
+
+  /// Takes over a reference the caller owns.
+  init(adopting message: OpaquePointer) { reference = Reference(message) }
+
+  /// Takes a new reference to a message sd-bus lends a callback.
+  init(borrowing message: OpaquePointer) {
+    reference = Reference(sd_bus_message_ref(message))
+  }
+
+  /// The unique name of the connection that sent it.
+  var sender: String? { sd_bus_message_get_sender(message).map { String(cString: $0) } }
+
+  /// For a reply: the cookie of the call it answers.
+  var replyCookie: UInt64? {
+    var cookie: UInt64 = 0
+    return sd_bus_message_get_reply_cookie(message, &cookie) >= 0 ? cookie : nil
+  }
+
+  /// For an error reply: its message.
+  var errorText: String? {
+    guard let error = sd_bus_message_get_error(message) else { return nil }
+    return error.pointee.message.map { String(cString: $0) }
+      ?? error.pointee.name.map { String(cString: $0) }
+  }
+
+  // MARK: - Reading
+
+  /// The next value's type code and, for containers, its contents' signature.
+  func peek() -> (type: UInt8, contents: String?)? {
+    var type: CChar = 0
+    var contents: UnsafePointer<CChar>?
+    guard sd_bus_message_peek_type(message, &type, &contents) > 0 else { return nil }
+    return (UInt8(bitPattern: type), contents.map { String(cString: $0) })
+  }
+
+  func readString() -> String? {
+    var pointer: UnsafePointer<CChar>?
+    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &pointer) > 0,
+      let pointer
+    else { return nil }
+    return String(cString: pointer)
+  }
+
+  /// An `as`.
+  func readStrings() -> [String]? {
+    guard enter(UInt8(ascii: "a"), "s") else { return nil }
+    var strings: [String] = []
+    while let string = readString() { strings.append(string) }
+    exit()
+    return strings
+  }
+
+  /// A number of any integer or double type, as a `Double`.
+  func readNumber(type: UInt8) -> Double? {
+    var storage: (Int64, Int64) = (0, 0)
+    return withUnsafeMutableBytes(of: &storage) { raw -> Double? in
+      guard sd_bus_message_read_basic(message, CChar(bitPattern: type), raw.baseAddress) > 0
+      else { return nil }
+      switch type {
+      case UInt8(ascii: "x"): return Double(raw.load(as: Int64.self))
+      case UInt8(ascii: "t"): return Double(raw.load(as: UInt64.self))
+      case UInt8(ascii: "i"): return Double(raw.load(as: Int32.self))
+      case UInt8(ascii: "u"): return Double(raw.load(as: UInt32.self))
+      case UInt8(ascii: "d"): return raw.load(as: Double.self)
+      default: return nil
+      }
+    }
+  }
+
+  @discardableResult
+  func enter(_ type: UInt8, _ contents: String) -> Bool {
+    sd_bus_message_enter_container(message, CChar(bitPattern: type), contents) > 0
+  }
+
+  func exit() { sd_bus_message_exit_container(message) }
+
+  func skip(_ types: String) { sd_bus_message_skip(message, types) }
+
+  /// Walks an `a{sv}`: `body` gets each key and the message positioned at the variant's
+  /// value (entered; `type` is its signature); it returns false for a value it did not read,
+  /// which is then skipped.
+  func forEachProperty(_ body: (_ key: String, _ type: String) -> Bool) {
+    guard enter(UInt8(ascii: "a"), "{sv}") else { return }
+    while enter(UInt8(ascii: "e"), "sv") {
+      if let key = readString(), let (kind, contents) = peek(), kind == UInt8(ascii: "v"),
+        let contents, enter(UInt8(ascii: "v"), contents)
+      {
+        if !body(key, contents) { skip(contents) }
+        exit()
+      }
+      exit()
+    }
+    exit()
+  }
+
+  /// An MPRIS `Metadata` value (`a{sv}`), at the message's position.
+  func readMetadata() -> Metadata {
+    var metadata = Metadata()
+    forEachProperty { key, type in
+      switch (key, type) {
+      case ("xesam:title", "s"): metadata.title = readString().nonEmpty
+      case ("xesam:album", "s"): metadata.album = readString().nonEmpty
+      case ("xesam:artist", "as"):
+        metadata.artist = (readStrings()?.filter { !$0.isEmpty }.joined(separator: ", ")).nonEmpty
+      case ("xesam:artist", "s"): metadata.artist = readString().nonEmpty  // not the spec; seen
+      case ("mpris:length", _) where type.count == 1:
+        metadata.length = readNumber(type: type.utf8.first!).map { $0 / 1e6 }
+      default: return false
+      }
+      return true
+    }
+    return metadata
+  }
+}
+
+extension String? {
+  /// `nil` for an empty string too: a player that sends `""` has no title.
+  fileprivate var nonEmpty: String? { self?.isEmpty == false ? self : nil }
+}

@@ -1,0 +1,114 @@
+internal import CSystemd
+import PulseBarCore
+
+/// `pulsebar ctl`: one MPRIS call to the active player (or a named one), then exit.
+///
+/// A one-shot process has no history of who played last, so "active" here is read from the
+/// players' states: a playing player first, then a paused one, then any; among equals, the
+/// newest connection. That is the daemon's choice whenever one player plays, which is when
+/// a click on a bar matters.
+package enum PlayerControl {
+  /// What `ctl` can ask a player to do.
+  package enum Action: String, Sendable, CaseIterable {
+    case playPause = "play-pause"
+    case play, pause, next, previous
+
+    /// The `org.mpris.MediaPlayer2.Player` method.
+    var member: String {
+      switch self {
+      case .playPause: "PlayPause"
+      case .play: "Play"
+      case .pause: "Pause"
+      case .next: "Next"
+      case .previous: "Previous"
+      }
+    }
+  }
+
+  /// A reason `ctl` did nothing: one line for stderr.
+  package struct Failure: Error, CustomStringConvertible {
+    package var description: String
+  }
+
+  /// Calls `action` on `player` (a name after `org.mpris.MediaPlayer2.`, or its prefix before
+  /// `.instance…`), else on the active player. Returns the player's name.
+  package static func perform(_ action: Action, player: String?) throws(Failure) -> String {
+    let connection: BusConnection
+    do {
+      connection = try BusConnection()
+    } catch {
+      throw Failure(description: "\(error); no player to control")
+    }
+    let chosen = try choose(player, on: connection)
+    do {
+      let call = try connection.methodCall(
+        destination: chosen, path: PlayerSession.playerPath,
+        interface: PlayerSession.playerInterface, member: action.member)
+      _ = try connection.call(call)
+    } catch {
+      throw Failure(description: "\(short(chosen)): \(error)")
+    }
+    return short(chosen)
+  }
+
+  private static func short(_ busName: String) -> String {
+    String(busName.dropFirst(PlayerRegistry.busNamePrefix.count))
+  }
+
+  /// The bus name to call.
+  private static func choose(_ wanted: String?, on connection: BusConnection) throws(Failure)
+    -> String
+  {
+    var names: [String] = []
+    do {
+      let call = try connection.methodCall(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "ListNames")
+      names = try connection.call(call).readStrings() ?? []
+    } catch {
+      throw Failure(description: "the session bus did not list its names: \(error)")
+    }
+    names = names.filter(PlayerRegistry.isPlayerName)
+    if let wanted {
+      let exact = PlayerRegistry.busNamePrefix + wanted
+      names = names.filter { $0 == exact || $0.hasPrefix(exact + ".") }
+      guard !names.isEmpty else {
+        throw Failure(description: "no MPRIS player named '\(wanted)' on the session bus")
+      }
+    }
+    guard !names.isEmpty else {
+      throw Failure(description: "no MPRIS player on the session bus")
+    }
+    if names.count == 1 { return names[0] }
+    // (rank: playing 2, paused 1, else 0; connection serial) — highest wins.
+    var best: (name: String, rank: Int, serial: Int)?
+    for name in names {
+      guard let (status, owner) = playbackStatus(of: name, on: connection) else { continue }
+      let rank = status == .playing ? 2 : status == .paused ? 1 : 0
+      let serial = Int(owner.split(separator: ".").last ?? "") ?? 0
+      if best == nil || (rank, serial) > (best!.rank, best!.serial) {
+        best = (name, rank, serial)
+      }
+    }
+    return best?.name ?? names[0]
+  }
+
+  /// A player's `PlaybackStatus` and the unique name that answered.
+  private static func playbackStatus(of busName: String, on connection: BusConnection)
+    -> (PlayerStatus, String)?
+  {
+    do {
+      let call = try connection.methodCall(
+        destination: busName, path: PlayerSession.playerPath,
+        interface: "org.freedesktop.DBus.Properties", member: "Get",
+        arguments: [PlayerSession.playerInterface, "PlaybackStatus"])
+      let reply = try connection.call(call, timeoutSeconds: 1)
+      guard reply.enter(UInt8(ascii: "v"), "s"), let text = reply.readString() else {
+        return nil
+      }
+      return (PlayerStatus(rawValue: text) ?? .stopped, reply.sender ?? "")
+    } catch {
+      return nil
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import PulseBarCore
+
+/// Every MPRIS player on the bus and which one is active: pure bookkeeping, no I/O, so the
+/// choice is tested with no bus at all.
+///
+/// The active player is the one playing most recently, as playerctld picks it: a player that
+/// appears or starts playing moves to the front. One refinement over playerctld: a player that
+/// is playing now wins over one that played more recently but is paused, because pulsebar's
+/// picture follows the audio, and the audio is the player that still plays.
+package struct PlayerRegistry: Sendable {
+  /// What one player says, by its bus name.
+  package struct Player: Sendable, Equatable {
+    /// `org.mpris.MediaPlayer2.…`.
+    package var busName: String
+    /// The unique connection name (`:1.42`) that owns it; signals come from this one.
+    package var owner: String
+    package var status: PlayerStatus = .stopped
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    package var length: Double?
+    /// Bumped from a registry-wide counter when the player appears or starts playing.
+    package var activity: UInt64 = 0
+    /// Its properties have arrived (or it failed to answer): until then it is not shown, so
+    /// no frame names a player without its track.
+    package var loaded = false
+  }
+
+  /// The prefix every MPRIS bus name starts with.
+  package static let busNamePrefix = "org.mpris.MediaPlayer2."
+
+  package private(set) var players: [String: Player] = [:]
+  private var clock: UInt64 = 0
+
+  package init() {}
+
+  /// True for `org.mpris.MediaPlayer2.<something>`.
+  package static func isPlayerName(_ name: String) -> Bool {
+    name.hasPrefix(busNamePrefix) && name.count > busNamePrefix.count
+  }
+
+  /// A player appeared (or changed owner).
+  package mutating func appeared(_ busName: String, owner: String) {
+    clock += 1
+    var player = players[busName] ?? Player(busName: busName, owner: owner)
+    player.owner = owner
+    player.activity = clock
+    players[busName] = player
+  }
+
+  /// A player left the bus.
+  package mutating func vanished(_ busName: String) { players[busName] = nil }
+
+  /// The bus names owned by connection `owner` (what a signal from it is about).
+  package func names(ownedBy owner: String) -> [String] {
+    players.values.filter { $0.owner == owner }.map(\.busName)
+  }
+
+  /// The player's properties arrived (whatever they said): it may now be the active one.
+  package mutating func loaded(_ busName: String) {
+    players[busName]?.loaded = true
+  }
+
+  /// `PlaybackStatus` changed.
+  package mutating func update(_ busName: String, status: PlayerStatus) {
+    guard var player = players[busName] else { return }
+    if status == .playing && player.status != .playing {
+      clock += 1
+      player.activity = clock
+    }
+    player.status = status
+    players[busName] = player
+  }
+
+  /// `Metadata` changed (the whole of it: missing keys are gone).
+  package mutating func update(_ busName: String, metadata: Metadata) {
+    guard var player = players[busName] else { return }
+    player.title = metadata.title
+    player.artist = metadata.artist
+    player.album = metadata.album
+    player.length = metadata.length
+    players[busName] = player
+  }
+
+  /// The active player: playing ones first, then the most recent activity.
+  package var active: Player? {
+    players.values.filter(\.loaded).max { left, right in
+      let leftPlaying = left.status == .playing
+      let rightPlaying = right.status == .playing
+      if leftPlaying != rightPlaying { return rightPlaying }
+      return left.activity < right.activity
+    }
+  }
+
+  /// What the engine is handed: the active player and its track, or `nil`.
+  package var nowPlaying: NowPlaying? {
+    guard let player = active else { return nil }
+    return NowPlaying(
+      player: String(player.busName.dropFirst(Self.busNamePrefix.count)), status: player.status,
+      title: player.title, artist: player.artist, album: player.album, length: player.length)
+  }
+}
+
+/// The parts of an MPRIS `Metadata` dictionary pulsebar shows.
+package struct Metadata: Sendable, Equatable {
+  /// `xesam:title`.
+  package var title: String?
+  /// `xesam:artist` (a list), joined with ", ".
+  package var artist: String?
+  /// `xesam:album`.
+  package var album: String?
+  /// `mpris:length`, microseconds on the bus, seconds here.
+  package var length: Double?
+
+  package init(
+    title: String? = nil, artist: String? = nil, album: String? = nil, length: Double? = nil
+  ) {
+    self.title = title
+    self.artist = artist
+    self.album = album
+    self.length = length
+  }
+}

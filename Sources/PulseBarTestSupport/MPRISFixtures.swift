@@ -1,0 +1,112 @@
+import Glibc
+import PulseBarSystem
+
+/// What the MPRIS tests and the MPRIS bench share: tagged tracks, a real player (mpv with
+/// Debian's mpv-mpris plugin), bus signal timestamps, and per-thread wake-up counts.
+package enum MPRISFixtures {
+  /// A 30 s tone tagged with `title`, artist "The Band" and album "Debut" (FLAC Vorbis
+  /// comments, written by sox). Returns its path.
+  package static func taggedTrack(in directory: String, _ name: String, title: String, hertz: Int)
+    throws(SpawnError) -> String
+  {
+    let path = "\(directory)/\(name).flac"
+    let sox = try ChildProcess(
+      "sox",
+      [
+        "-n", "--comment", "TITLE=\(title)", "--add-comment", "ARTIST=The Band", "--add-comment",
+        "ALBUM=Debut", path, "synth", "30", "sine", "\(hertz)", "vol", "0.5",
+      ])
+    guard try sox.waitForExit(timeout: 60) == 0 else {
+      throw SpawnError(message: "sox: \(sox.standardError)")
+    }
+    return path
+  }
+
+  /// Where Debian's mpv-mpris puts the plugin, if it is installed.
+  package static let mprisPlugin: String? = {
+    let candidates: [String] = ["/usr/lib/mpv-mpris/mpris.so", "/etc/mpv/scripts/mpris.so"]
+    return candidates.first { access($0, R_OK) == 0 }
+  }()
+
+  /// Starts mpv on `files` (audio only, into PulseAudio) with MPRIS, playing or paused.
+  package static func mpv(_ files: [String], paused: Bool, environment: [String: String])
+    throws(SpawnError) -> ChildProcess
+  {
+    guard let plugin = mprisPlugin else { throw SpawnError(message: "mpv-mpris is not installed") }
+    var arguments = [
+      "--no-config", "--no-video", "--ao=pulse", "--script=" + plugin, "--no-terminal",
+    ]
+    if paused { arguments.append("--pause") }
+    return try ChildProcess("mpv", arguments + files, environment: environment)
+  }
+
+  /// Wall-clock seconds since the epoch (what dbus-monitor stamps signals with).
+  package static func realtimeSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// Voluntary context switches (wake-ups from sleep) per thread name of process `pid`, from
+  /// `/proc/PID/task/*/status`.
+  package static func wakeups(of pid: pid_t) -> [String: Int] {
+    var result: [String: Int] = [:]
+    guard let directory = opendir("/proc/\(pid)/task") else { return result }
+    defer { closedir(directory) }
+    while let entry = readdir(directory) {
+      let task = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard task.first?.isNumber == true,
+        let comm = readFile("/proc/\(pid)/task/\(task)/comm"),
+        let status = readFile("/proc/\(pid)/task/\(task)/status")
+      else { continue }
+      let count =
+        status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        .flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
+      result[String(comm.prefix { $0 != "\n" }), default: 0] += count
+    }
+    return result
+  }
+
+  /// A small /proc file, read in one go.
+  private static func readFile(_ path: String) -> String? {
+    guard let descriptor = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+    defer { descriptor.closeQuietly() }
+    var bytes = [UInt8](repeating: 0, count: 8192)
+    let count = bytes.withUnsafeMutableBytes { (try? descriptor.read(into: $0)) ?? 0 }
+    return String(decoding: bytes[..<count], as: UTF8.self)
+  }
+
+}
+
+/// `dbus-monitor` on a bus, watching PropertiesChanged signals: when each was sent.
+package final class SignalMonitor {
+  private let process: ChildProcess
+
+  package init(address: String) throws(SpawnError) {
+    process = try ChildProcess(
+      "dbus-monitor", ["--address", address, "type='signal',member='PropertiesChanged'"])
+  }
+
+  deinit {
+    process.send(SIGTERM)
+    _ = try? process.waitForExit(timeout: 5)
+  }
+
+  /// The `time=` (seconds since the epoch) of the next PropertiesChanged signal whose body
+  /// holds the string `text`; consumes what it reads.
+  package func timeOfSignal(containing text: String, timeout: Double = 2) -> Double? {
+    var header: Double?
+    let deadline = ChildProcess.now() + timeout
+    while let line = process.readLine(timeout: max(0, deadline - ChildProcess.now())) {
+      if line.hasPrefix("signal ") {
+        header = line.split(separator: " ").first { $0.hasPrefix("time=") }
+          .flatMap { Double($0.dropFirst(5)) }
+      } else if line.contains("\"\(text)\""), let header {
+        return header
+      }
+    }
+    return nil
+  }
+}
