@@ -13,7 +13,7 @@ RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
 
-.PHONY: all deps build release test lint format demo bench install uninstall clean
+.PHONY: all deps build release test lint format demo bench fuzz install uninstall clean
 
 all: build
 
@@ -40,10 +40,10 @@ test: deps
 	$(MAKE) lint
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench fuzz/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench fuzz/Sources
 
 ## demo: see pulsebar work on this machine
 demo: release
@@ -53,6 +53,12 @@ demo: release
 bench: release
 	$(RELEASE_BUILD) --product pulsebar-bench
 	.build/release/pulsebar-bench all
+
+## fuzz: build the libFuzzer harnesses (ASan + LSan, in .build/fuzz; PULSEBAR_FUZZ=1 declares
+## them, so plain builds never see them) and run each for FUZZ_SECONDS. Not part of `test`.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT="$(SWIFT)" fuzz/run.sh
 
 ## install: the binary, the systemd user units and a commented config (never overwritten)
 install: release

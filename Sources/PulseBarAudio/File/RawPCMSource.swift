@@ -63,44 +63,15 @@ package final class RawPCMSource: CaptureSource {
       $0.activity = .running
     }
     PosixThread.spawn {
-      let outputChannels = buffer.channels
-      let bytesPerFrame = 2 * inputChannels
-      var bytes = [UInt8](repeating: 0, count: 16384 - 16384 % bytesPerFrame + bytesPerFrame)
-      var pending = 0
-      // One read holds at most `bytes.count / bytesPerFrame` frames; mixed to the analysis
-      // channel count they may take more floats than they came in (mono PCM, stereo analysis).
-      let maximumFrames = bytes.count / bytesPerFrame
-      var samples = [Float](repeating: 0, count: maximumFrames * inputChannels)
-      var mixed = [Float](repeating: 0, count: maximumFrames * outputChannels)
+      var decoder = RawPCMDecoder(inputChannels: inputChannels, outputChannels: buffer.channels)
       while stopSignal.waitReadable(descriptor) {
-        let count = bytes.withUnsafeMutableBytes { raw in
-          read(descriptor, raw.baseAddress! + pending, raw.count - pending)
-        }
+        let count = decoder.fill { space in read(descriptor, space.baseAddress!, space.count) }
         if count < 0 {
           if errno == EINTR || errno == EAGAIN { continue }
           break
         }
         if count == 0 { break }
-        pending += count
-        let frames = pending / bytesPerFrame
-        guard frames > 0 else { continue }
-        for index in 0..<(frames * inputChannels) {
-          let value = Int16(
-            bitPattern: UInt16(bytes[2 * index]) | UInt16(bytes[2 * index + 1]) << 8)
-          samples[index] = Float(value) / 32768
-        }
-        samples.withUnsafeBufferPointer { source in
-          mixed.withUnsafeMutableBufferPointer { destination in
-            ChannelMixer.mix(
-              source, frames: frames, from: inputChannels, to: outputChannels, into: destination)
-            buffer.write(UnsafeBufferPointer(rebasing: destination[..<(frames * outputChannels)]))
-          }
-        }
-        let used = frames * bytesPerFrame
-        bytes.withUnsafeMutableBytes { raw in
-          raw.baseAddress!.copyMemory(from: raw.baseAddress! + used, byteCount: pending - used)
-        }
-        pending -= used
+        decoder.decode { buffer.write($0) }
       }
       if isFIFO { close(descriptor) }
       buffer.updateStatus {

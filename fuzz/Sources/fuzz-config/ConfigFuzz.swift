@@ -1,0 +1,32 @@
+import PulseBarCore
+
+/// libFuzzer entry: the input is a config file. A file the parser accepts is rendered back
+/// (every key, as `pulsebar check-config` and the shipped file spell values) and parsed
+/// again: that must succeed and give the same configuration.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+  guard let configuration = try? ConfigParser.parse(text, file: "fuzz") else { return 0 }
+  let rendered = renderedFile(configuration)
+  do {
+    let again = try ConfigParser.parse(rendered, file: "rendered")
+    precondition(again == configuration, "render → parse changed the configuration:\n\(rendered)")
+  } catch {
+    preconditionFailure("a rendered configuration does not parse: \(error)\n\(rendered)")
+  }
+  return 0
+}
+
+/// Every key of `configuration` as a config file, section by section.
+private func renderedFile(_ configuration: Configuration) -> String {
+  var text = ""
+  var section = ""
+  for setting in ConfigKeys.all {
+    if setting.section != section {
+      section = setting.section
+      text += "[\(section)]\n"
+    }
+    text += "\(setting.key) = \(setting.render(configuration))\n"
+  }
+  return text
+}
