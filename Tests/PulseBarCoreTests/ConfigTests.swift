@@ -77,6 +77,20 @@ import Testing
     #expect(configuration.bubbleGlyphs == ["★", "☆"])
   }
 
+  /// A file saved with Windows line endings reads as with Unix ones, errors on the same line
+  /// (Swift reads `\r\n` as one character, so splitting on `\n` alone left such a file one
+  /// long line, refused as "section header needs a closing ']'"; found by the config fuzzer's
+  /// CRLF check).
+  @Test func crlfLineEndings() throws {
+    let text = "[general]\r\nbars = 16\r\n\r\n# note\r\n[output]\r\noffline_text = off\r\n"
+    let configuration = try ConfigParser.parse(text, file: "crlf")
+    #expect(configuration.bars == 16)
+    #expect(configuration.offlineText == "off")
+    #expect(throws: ConfigError(file: "crlf", line: 2, message: "unknown key 'bar' in [general]")) {
+      try ConfigParser.parse("[general]\r\nbar = 1\r\n", file: "crlf")
+    }
+  }
+
   /// One case per class of error, each with the file and line it names.
   @Test(arguments: [
     (
