@@ -91,6 +91,27 @@ import Testing
     }
   }
 
+  /// Glyph lists refuse control characters. A tab or NUL would land in every output line, and
+  /// a glyph list holding one did not survive being written back: the combining mark after
+  /// it (U+0598 here) became a glyph of its own, which the separating space then absorbed
+  /// (found by the config fuzzer's render → parse check).
+  @Test func glyphsRefuseControlCharacters() throws {
+    #expect(
+      throws: ConfigError(
+        file: "x", line: 2, message: "output.bar_glyphs: glyphs must be printable, got U+0000")
+    ) {
+      try ConfigParser.parse("[output]\nbar_glyphs = ▁ ▂\u{0}\u{598}", file: "x")
+    }
+    #expect(
+      throws: ConfigError(
+        file: "x", line: 2, message: "bubbles.glyphs: glyphs must be printable, got U+0009")
+    ) {
+      try ConfigParser.parse("[bubbles]\nglyphs = ♪\t♫", file: "x")
+    }
+    let combining = try ConfigParser.parse("[output]\nbar_glyphs = a\u{598} b", file: "x")
+    #expect(combining.barGlyphs == ["a\u{598}", "b"])
+  }
+
   /// One case per class of error, each with the file and line it names.
   @Test(arguments: [
     (

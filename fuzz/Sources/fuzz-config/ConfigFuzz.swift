@@ -14,15 +14,15 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let parsedCRLF = Result { () throws(ConfigError) in
       try ConfigParser.parse(crlf, file: "fuzz")
     }
-    precondition(parsedCRLF == parsed, "CRLF line endings read differently: \(parsedCRLF)")
+    if parsedCRLF != parsed { fatalError("CRLF line endings read differently: \(parsedCRLF)") }
   }
   guard case .success(let configuration) = parsed else { return 0 }
   let rendered = renderedFile(configuration)
   do {
     let again = try ConfigParser.parse(rendered, file: "rendered")
-    precondition(again == configuration, "render → parse changed the configuration:\n\(rendered)")
+    if again != configuration { fatalError("render → parse changed it:\n\(rendered)") }
   } catch {
-    preconditionFailure("a rendered configuration does not parse: \(error)\n\(rendered)")
+    fatalError("a rendered configuration does not parse: \(error)\n\(rendered)")
   }
   return 0
 }
