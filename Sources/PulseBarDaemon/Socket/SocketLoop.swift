@@ -330,7 +330,7 @@ final class SocketLoop {
     guard let connection = connections[slot] else { return }
     epoll.remove(connection.descriptor)
     if connection.attached != nil { server.detach(slot: slot) }
-    outboxes[slot].removeAll()
+    outboxes[slot].removeAll(keepingCapacity: false)  // as the inbox (SocketServer.detach)
     connections[slot] = nil
     activeCount -= 1
     server.connectedClients.subtract(1, ordering: .relaxed)

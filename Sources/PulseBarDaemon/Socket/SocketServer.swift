@@ -175,7 +175,9 @@ package final class SocketServer: Sendable {
     let wasLast = shared.withLock { state -> Bool in
       let subscription = state.inboxes[slot].subscription
       state.inboxes[slot].subscription = nil
-      state.inboxes[slot].lines.removeAll()
+      // Its lines' memory goes too: kept, a slot would hold the widest lines any client of it
+      // ever queued (up to 64 of them per ring), and the daemon's memory would only grow.
+      state.inboxes[slot].lines.removeAll(keepingCapacity: false)
       guard let subscription, let count = state.subscriberCounts[subscription] else { return false }
       if count > 1 {
         state.subscriberCounts[subscription] = count - 1
