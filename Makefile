@@ -3,29 +3,41 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
-# Build-time libraries, the test stack (a private PulseAudio, sox, tmux, systemd
-# tools) and cava for the side-by-side benchmarks.
-APT_PACKAGES = libpulse-dev libfftw3-dev libsndfile1-dev pulseaudio pulseaudio-utils \
-	sox tmux systemd cava valgrind
+# APT=no skips every apt-get step (other distributions, or you install packages yourself).
+APT ?= yes
+# What building needs: the libraries pulsebar links, checked with pkg-config.
+BUILD_PKGCONFIG = libpulse fftw3f sndfile
+BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev
+# What `make demo` adds: a player (paplay) and sox to synthesize the demo track. Never an
+# audio server: the demo uses the desktop's, or starts a private one only from a binary that
+# is already installed.
+DEMO_PACKAGES = pulseaudio-utils sox
+# The test stack, for `make test` and CI only: a private PulseAudio server, sox, valgrind,
+# real clients (i3blocks), Debian's default fonts, and cava for the side-by-side benchmarks.
+# On a machine whose sound runs through PipeWire (pipewire-pulse installed) `pulseaudio` is
+# left out: installing it there would remove the desktop's audio stack.
+TEST_PACKAGES = pulseaudio pulseaudio-utils sox libsox-fmt-all tmux systemd cava valgrind \
+	i3blocks fontconfig fonts-dejavu-core
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG_HOME := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
 
-.PHONY: all deps build release test lint format demo bench fuzz install uninstall clean
+.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
+	install uninstall clean
 
 all: build
 
-## deps: install the apt packages that are missing (apt-get update once, only if needed)
+## deps: the build libraries; on Debian apt installs just those, elsewhere their names are shown
 deps:
-	@missing=$$(for p in $(APT_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "Installing:" $$missing; \
-		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh build "$(BUILD_PKGCONFIG)" $(BUILD_PACKAGES)
+
+demo-deps: deps
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh apt "" $(DEMO_PACKAGES)
+
+test-deps: deps
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh test "" $(TEST_PACKAGES)
 
 build: deps
 	$(SWIFT) build
@@ -34,10 +46,14 @@ release: deps
 	$(RELEASE_BUILD)
 
 ## test: unit and integration tests (the tests start their own private PulseAudio), then lint
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) lint
+
+## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
+sanitize: test-deps
+	SWIFT=$(SWIFT) scripts/sanitize.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench fuzz/Sources
@@ -46,11 +62,11 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench fuzz/Sources
 
 ## demo: see pulsebar work on this machine
-demo: release
+demo: demo-deps release
 	scripts/demo.sh .build/release/pulsebar
 
 ## bench: every benchmark, side by side with cava
-bench: release
+bench: test-deps release
 	$(RELEASE_BUILD) --product pulsebar-bench
 	.build/release/pulsebar-bench all
 
@@ -75,6 +91,7 @@ install: release
 	@systemctl --user daemon-reload 2>/dev/null || true
 
 uninstall:
+	-systemctl --user disable --now pulsebar.socket pulsebar.service 2>/dev/null
 	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket

@@ -16,24 +16,38 @@ let package = Package(
     .systemLibrary(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CLinux"),
-    .target(name: "PulseBarCore", dependencies: ["CFFTW"]),
-    .target(name: "PulseBarAudio", dependencies: ["PulseBarCore", "CPulse", "CSndFile", "CLinux"]),
-    .target(name: "PulseBarDaemon", dependencies: ["PulseBarAudio", "PulseBarCore", "CLinux"]),
-    .executableTarget(name: "pulsebar", dependencies: ["PulseBarDaemon"]),
+    // The typed POSIX layer every module that does I/O builds on: descriptors, errno, eventfd,
+    // timerfd, signalfd, poll/epoll, sockets, threads, clock, environment, the lock. The core
+    // does no I/O and uses only its lock (the FFTW planner's).
+    .target(name: "PulseBarSystem", dependencies: ["CLinux"]),
+    .target(name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"]),
+    .target(
+      name: "PulseBarAudio",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile"]),
+    .target(
+      name: "PulseBarDaemon",
+      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarCore"]),
+    .executableTarget(
+      name: "pulsebar", dependencies: ["PulseBarDaemon", "PulseBarCore", "PulseBarSystem"]),
     .executableTarget(
       name: "pulsebar-bench",
-      dependencies: ["PulseBarDaemon", "PulseBarTestSupport", "CFFTW", "AllocationCounter"],
+      dependencies: [
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+        "CFFTW", "AllocationCounter",
+      ],
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
-    // Not shipped: a private PulseAudio server and child-process helpers for the tests.
-    .target(name: "PulseBarTestSupport", dependencies: ["CLinux", "CPulse"]),
-    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore"]),
+    .target(name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse"]),
+    .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(
-      name: "PulseBarAudioTests", dependencies: ["PulseBarAudio", "PulseBarTestSupport"]),
+      name: "PulseBarAudioTests",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarDaemonTests",
-      dependencies: ["PulseBarDaemon", "PulseBarTestSupport"]),
+      dependencies: [
+        "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
@@ -44,15 +58,15 @@ let package = Package(
 // because the APIs they drive have `package` access, which another package cannot see.
 // See fuzz/README.md.
 if Context.environment["PULSEBAR_FUZZ"] != nil {
-  let harnesses: [(name: String, module: Target.Dependency)] = [
-    ("config", "PulseBarCore"), ("subscription", "PulseBarDaemon"),
-    ("command-line", "PulseBarDaemon"), ("audio-file", "PulseBarAudio"),
-    ("raw-pcm", "PulseBarAudio"),
+  let harnesses: [(name: String, modules: [Target.Dependency])] = [
+    ("config", ["PulseBarCore"]), ("subscription", ["PulseBarCore", "PulseBarDaemon"]),
+    ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
+    ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
   ]
   for harness in harnesses {
     package.targets.append(
       .executableTarget(
-        name: "fuzz-\(harness.name)", dependencies: [harness.module],
+        name: "fuzz-\(harness.name)", dependencies: harness.modules,
         path: "fuzz/Sources/fuzz-\(harness.name)",
         // libFuzzer brings `main`; a harness only defines `LLVMFuzzerTestOneInput`.
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))

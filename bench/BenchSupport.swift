@@ -79,14 +79,28 @@ enum BenchTools {
 
   static func wallSeconds() -> Double { ChildProcess.now() }
 
+  /// Writes interleaved stereo float samples as a 16-bit WAV with sox, without sox's
+  /// dither (digital silence stays silence, and every run writes the same file).
+  static func writeWAV(_ samples: [Float], sampleRate: Int, to path: String) -> Bool {
+    let raw = path + ".f32"
+    let descriptor = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return false }
+    defer { unlink(raw) }
+    let bytes = samples.count * MemoryLayout<Float>.size
+    let written = samples.withUnsafeBytes { write(descriptor, $0.baseAddress, bytes) }
+    close(descriptor)
+    guard written == bytes else { return false }
+    return shell("sox -D -t raw -r \(sampleRate) -e floating-point -b 32 -c 2 \(raw) -b 16 \(path)")
+  }
+
   /// Writes cava's config for the benches into `directory` and returns its path: cava's
   /// settings as DESIGN's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
   /// stdout), recording `source`.
-  static func writeCavaConfig(source: String, directory: String) -> String {
+  static func writeCavaConfig(source: String, directory: String, bars: Int = 32) -> String {
     let path = directory + "/cava.conf"
     let text = """
       [general]
-      bars = 32
+      bars = \(bars)
       framerate = 60
       [input]
       method = pulse

@@ -90,16 +90,8 @@ struct CavaBench {
 
   /// 20 s of chords with drum-like noise bursts, and a 0.6 s 1 kHz burst, as WAV files.
   func prepareAudio() -> Bool {
-    let raw = server.directory + "/music.f32"
-    var music = BenchSignals.music(seconds: 20, sampleRate: 44100)
-    let descriptor = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { return false }
-    let bytes = music.count * MemoryLayout<Float>.size
-    let written = music.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, bytes) }
-    close(descriptor)
-    guard written == bytes else { return false }
-    return BenchTools.shell(
-      "sox -t raw -r 44100 -e floating-point -b 32 -c 2 \(raw) -b 16 \(musicPath)")
+    BenchTools.writeWAV(
+      BenchSignals.music(seconds: 20, sampleRate: 44100), sampleRate: 44100, to: musicPath)
       && BenchTools.shell(
         "sox -n -r 44100 -c 2 -b 16 \(burstPath) synth 0.6 sine 1000 vol 0.5")
   }

@@ -58,7 +58,8 @@ enum ProcessFigures {
     return count
   }
 
-  private static func read(_ path: String) -> String? {
+  /// A small /proc file's text, or `nil`.
+  static func read(_ path: String) -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -1,6 +1,9 @@
 import AllocationCounter
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarDaemon
+import PulseBarSystem
 
 /// `pulsebar-bench scene`: the per-frame cost of the scene and of each renderer next to
 /// the analysis they ride on (budget: scene + renderers ≤ 10 % of analysis), and the
@@ -82,7 +85,9 @@ private enum TerminalTarget: String {
       let stop = StopSignal()
       let sink = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
       let drain = PosixThread.spawn {
-        while stop.waitReadable(master) { _ = read(master, sink.baseAddress, sink.count) }
+        while stop.waitReadable(FileDescriptor(rawValue: master)) {
+          _ = read(master, sink.baseAddress, sink.count)
+        }
         sink.deallocate()
       }
       usleep(20_000)
@@ -143,6 +148,7 @@ private final class SceneBenchInput {
     let bars = try! BarProcessor(
       totalBars: configuration.bars, channels: 2, configuration: configuration,
       sizes: analyzer.sizes)
+    let silenceLevel = configuration.noiseFloorAmplitude
     let start = now()
     audio.withUnsafeBufferPointer { audio in
       for _ in 0..<repeats {
@@ -152,7 +158,7 @@ private final class SceneBenchInput {
           analyzer.startFrame()
           analyzer.push(interleaved: slice)
           analyzer.analyze()
-          let signal = analyzer.framePeak >= FramePipeline.silenceLevel
+          let signal = analyzer.framePeak >= silenceLevel
           bars.process(analyzer, silent: !signal)
           if record {
             heights.append(contentsOf: bars.heights)
@@ -225,7 +231,9 @@ private final class SceneBenchInput {
   )? {
     guard let (output, closeOutput) = target.open() else { return nil }
     defer { closeOutput() }
-    let view = TerminalView(configuration: configuration, output: output, input: -1, size: (24, 80))
+    let view = TerminalView(
+      configuration: configuration, output: FileDescriptor(rawValue: output),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     var scene = Scene(configuration: configuration)
     var display = [Float](repeating: 0, count: configuration.bars)
     var bytes = 0

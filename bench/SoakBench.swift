@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarDaemon
+import PulseBarSystem
 import PulseBarTestSupport
 import Synchronization
 

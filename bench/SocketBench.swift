@@ -1,5 +1,8 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarDaemon
+import PulseBarSystem
 import PulseBarTestSupport
 import Synchronization
 
@@ -255,7 +258,7 @@ struct SocketBenchRun {
 final class LineCounter: Sendable {
   private let lines = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
-  private let thread = Mutex<PosixThread?>(nil)
+  private let thread = Lock<PosixThread?>(nil)
 
   /// Reads all `clients`; counts the lines of the first `counted`.
   init(_ clients: [FileDescriptor], counted: Int) {

@@ -1,7 +1,10 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarDaemon
+import PulseBarSystem
 
-/// `pulsebar-bench [analysis|scene|cava|socket|all]`: the project's benchmarks.
+/// `pulsebar-bench [analysis|scene|cava|socket|picture|waybar|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.
 /// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
 let benches: [(name: String, run: () -> Void)] = [
@@ -9,6 +12,8 @@ let benches: [(name: String, run: () -> Void)] = [
   ("scene", runSceneBench),
   ("cava", runCavaBench),
   ("socket", runSocketBench),
+  ("picture", runPictureBench),
+  ("waybar", runWaybarBench),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
@@ -28,7 +33,8 @@ if wanted == "soak" {
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(
-    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, all)\n")
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, picture, waybar, all)\n"
+  )
   exit(2)
 }
 for bench in selected {

@@ -17,7 +17,7 @@ for target in "${targets[@]}"; do
     --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address --product "fuzz-$target"
 done
 
-export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$PWD/sanitizers/lsan.supp:print_suppressions=0"
 # libFuzzer prints the stack of a failed check itself; Swift's own backtracer, reading the
 # crashed process's memory, only adds a spurious ASan report.
 export SWIFT_BACKTRACE=enable=no

@@ -16,12 +16,15 @@ seconds=${PULSEBAR_DEMO_SECONDS:-30}
 eval "$("$here/private-pulse.sh" start)"
 player=
 cleanup() {
-    [ -n "$player" ] && kill "$player" 2>/dev/null || true
+    # The player loop runs in a session of its own: killing its process group stops the
+    # paplay inside it too, not only the loop around it.
+    [ -n "$player" ] && kill -TERM -- "-$player" 2>/dev/null || true
     "$here/private-pulse.sh" stop >/dev/null 2>&1 || true
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 # Loop the track into the default sink in the background.
-( while :; do paplay "$track" 2>/dev/null || exit 0; done ) &
+setsid sh -c 'while :; do paplay "$1" 2>/dev/null || exit 0; done' sh "$track" &
 player=$!
 
 if [ -t 1 ]; then
@@ -32,3 +35,10 @@ else
     echo "pulsebar demo: the default sink's monitor as text frames for $seconds s"
     timeout "$seconds" "$bin" run --bars 16 --format text || true
 fi
+cat <<EOT
+
+That was pulsebar. To put it in your status bar:
+  make install                                    # pulsebar, its systemd user units, a config
+  systemctl --user enable --now pulsebar.socket   # the daemon starts at the first connection
+  pulsebar listen --format waybar                 # what the bar runs: see config/examples/
+EOT

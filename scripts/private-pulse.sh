@@ -32,6 +32,12 @@ start)
     if pactl info >/dev/null 2>&1; then
         exit 0
     fi
+    # Only a server that is already installed: the demo never installs one.
+    if ! command -v pulseaudio >/dev/null 2>&1; then
+        echo "private-pulse.sh: no audio server answers and pulseaudio is not installed;" >&2
+        echo "  start your desktop's audio server (pipewire-pulse or pulseaudio) and try again" >&2
+        exit 1
+    fi
     mkdir -p "$DIR"
     chmod 700 "$DIR"
     cat >"$DIR/server.pa" <<PA

@@ -1,12 +1,11 @@
-import CLinux
 import Glibc
 
 /// A real child process for integration tests: spawned with `posix_spawn`,
 /// stdout and stderr captured through pipes, read line by line with deadlines,
 /// signalled and reaped. Confined to the test that created it.
-public final class ChildProcess {
+package final class ChildProcess {
   /// The child's process id.
-  public let pid: pid_t
+  package let pid: pid_t
   private let stdoutDescriptor: Int32
   private let stderrDescriptor: Int32
   private var stdinDescriptor: Int32
@@ -14,13 +13,13 @@ public final class ChildProcess {
   private var stderrBytes: [UInt8] = []
   private var exitStatus: Int32?
   /// CPU seconds (user + system) the child and its waited-for children used; set once it exited.
-  public private(set) var cpuSeconds: Double = 0
+  package private(set) var cpuSeconds: Double = 0
 
   /// Spawns `executable` (a path, or a name looked up in PATH) with `arguments`.
   ///
   /// `environment` entries are added to (or replace) this process's environment.
   /// With `stdoutToPipe` false the child's stdout is inherited instead.
-  public init(
+  package init(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     stdin: Bool = false
   ) throws(SpawnError) {
@@ -102,7 +101,7 @@ public final class ChildProcess {
   // MARK: - Output
 
   /// The next complete stdout line (without `\n`), or `nil` if none arrives within `timeout` seconds or stdout closes.
-  public func readLine(timeout: Double) -> String? {
+  package func readLine(timeout: Double) -> String? {
     let deadline = Self.now() + timeout
     while true {
       if let newline = stdoutPending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -123,7 +122,7 @@ public final class ChildProcess {
   }
 
   /// Every stdout line that arrives within `duration` seconds (or until stdout closes).
-  public func readLines(for duration: Double) -> [String] {
+  package func readLines(for duration: Double) -> [String] {
     let deadline = Self.now() + duration
     var lines: [String] = []
     while true {
@@ -136,7 +135,7 @@ public final class ChildProcess {
   }
 
   /// Reads stdout lines until one satisfies `predicate`; returns it, or `nil` on timeout.
-  public func waitForLine(timeout: Double, where predicate: (String) -> Bool) -> String? {
+  package func waitForLine(timeout: Double, where predicate: (String) -> Bool) -> String? {
     let deadline = Self.now() + timeout
     while true {
       let remaining = deadline - Self.now()
@@ -147,20 +146,20 @@ public final class ChildProcess {
   }
 
   /// Everything the child wrote to stderr so far (drained without blocking).
-  public var standardError: String {
+  package var standardError: String {
     drain(stderrDescriptor, into: &stderrBytes)
     return String(decoding: stderrBytes, as: UTF8.self)
   }
 
   /// Writes bytes to the child's stdin (spawned with `stdin: true`).
-  public func writeToStdin(_ text: String) {
+  package func writeToStdin(_ text: String) {
     guard stdinDescriptor >= 0 else { return }
     var text = text
     _ = text.withUTF8 { write(stdinDescriptor, $0.baseAddress, $0.count) }
   }
 
   /// Closes the child's stdin.
-  public func closeStdin() {
+  package func closeStdin() {
     if stdinDescriptor >= 0 {
       close(stdinDescriptor)
       stdinDescriptor = -1
@@ -170,10 +169,10 @@ public final class ChildProcess {
   // MARK: - Life
 
   /// Sends `signal` to the child.
-  public func send(_ signal: Int32) { kill(pid, signal) }
+  package func send(_ signal: Int32) { kill(pid, signal) }
 
   /// Waits up to `timeout` seconds; returns the exit code (128 + signal when killed by one).
-  public func waitForExit(timeout: Double) throws(SpawnError) -> Int32 {
+  package func waitForExit(timeout: Double) throws(SpawnError) -> Int32 {
     if let exitStatus { return exitStatus }
     let deadline = Self.now() + timeout
     while true {
@@ -203,7 +202,7 @@ public final class ChildProcess {
   }
 
   /// True while the child has not exited.
-  public var isRunning: Bool {
+  package var isRunning: Bool {
     if exitStatus != nil { return false }
     return (try? waitForExit(timeout: 0)) == nil
   }
@@ -249,7 +248,7 @@ public final class ChildProcess {
   }
 
   /// Monotonic seconds.
-  public static func now() -> Double {
+  package static func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
@@ -257,9 +256,9 @@ public final class ChildProcess {
 }
 
 /// A child process could not be started or did not behave in time.
-public struct SpawnError: Error, CustomStringConvertible {
-  public var message: String
-  public var description: String { message }
+package struct SpawnError: Error, CustomStringConvertible {
+  package var message: String
+  package var description: String { message }
 }
 
 /// Calls `body` with a NULL-terminated `char *[]` of `strings`.

@@ -10,20 +10,20 @@ import Glibc
 /// The server runs under a small `sh` guard that holds the read end of a pipe
 /// from this process and kills the server when that pipe closes, so a crashed
 /// test run leaves no stray `pulseaudio` behind. Confined to its creator.
-public final class PrivatePulseServer {
+package final class PrivatePulseServer {
   /// The temporary directory holding the socket, the script, the log and test audio.
-  public let directory: String
+  package let directory: String
   /// The sinks the script creates; the first is the default.
-  public let sinks: [String]
+  package let sinks: [String]
   private var guardProcess: ChildProcess?
   /// The `pulseaudio` process id while it runs, else 0.
-  public private(set) var serverPid: pid_t = 0
+  package private(set) var serverPid: pid_t = 0
 
   /// Starts the server and waits until `pactl info` answers. With `suspendOnIdle` it
   /// loads `module-suspend-on-idle` as desktop servers do: a sink nobody keeps busy
   /// suspends after `idleSeconds` (a corked stream, or one with
   /// `PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND`, does not keep it busy).
-  public init(
+  package init(
     sinks: [String] = ["pb_sink_a", "pb_sink_b"], suspendOnIdle: Bool = false,
     idleSeconds: Int = 5
   ) throws(SpawnError) {
@@ -51,11 +51,11 @@ public final class PrivatePulseServer {
   // MARK: - Addresses
 
   /// The server's native socket.
-  public var socketPath: String { directory + "/native" }
+  package var socketPath: String { directory + "/native" }
   /// The address for `PULSE_SERVER` or `pa_context_connect`.
-  public var serverAddress: String { "unix:" + socketPath }
+  package var serverAddress: String { "unix:" + socketPath }
   /// What a client process needs to find this server and nothing else.
-  public var environment: [String: String] {
+  package var environment: [String: String] {
     [
       "PULSE_SERVER": serverAddress, "XDG_RUNTIME_DIR": directory, "HOME": directory,
       "PULSE_RUNTIME_PATH": directory + "/runtime", "PULSE_STATE_PATH": directory + "/state",
@@ -65,7 +65,7 @@ public final class PrivatePulseServer {
   // MARK: - Life
 
   /// Starts the server (again) on the same socket; waits until it answers.
-  public func start() throws(SpawnError) {
+  package func start() throws(SpawnError) {
     guard guardProcess == nil else { return }
     let arguments = [
       "-n", "-F", directory + "/server.pa", "--daemonize=no", "--exit-idle-time=-1",
@@ -94,7 +94,7 @@ public final class PrivatePulseServer {
   }
 
   /// Kills the server with SIGKILL (as a crash would) and waits until it is gone.
-  public func kill() {
+  package func kill() {
     guard let process = guardProcess else { return }
     process.closeStdin()
     _ = try? process.waitForExit(timeout: 5)
@@ -103,13 +103,13 @@ public final class PrivatePulseServer {
   }
 
   /// Kills the server and starts a new one on the same socket.
-  public func restart() throws(SpawnError) {
+  package func restart() throws(SpawnError) {
     kill()
     try start()
   }
 
   /// Kills the server and removes its directory. Idempotent.
-  public func stop() {
+  package func stop() {
     kill()
     if access(directory, F_OK) == 0, let remover = try? ChildProcess("rm", ["-rf", directory]) {
       _ = try? remover.waitForExit(timeout: 10)
@@ -117,24 +117,24 @@ public final class PrivatePulseServer {
   }
 
   /// The server's own log.
-  public var log: String { Self.readFile(directory + "/server.log") ?? "" }
+  package var log: String { Self.readFile(directory + "/server.log") ?? "" }
 
   // MARK: - Control
 
   /// Runs `pactl` against this server; returns its stdout, throws on a non-zero exit.
   @discardableResult
-  public func pactl(_ arguments: [String]) throws(SpawnError) -> [String] {
+  package func pactl(_ arguments: [String]) throws(SpawnError) -> [String] {
     try run("pactl", arguments)
   }
 
   /// Makes `sink` the default sink.
-  public func setDefaultSink(_ sink: String) throws(SpawnError) {
+  package func setDefaultSink(_ sink: String) throws(SpawnError) {
     try pactl(["set-default-sink", sink])
   }
 
   /// Plays a sine of `frequency` Hz for `seconds` into `sink` (default: the server's default).
   /// Returns the running `paplay`; killing it stops the stream at once.
-  public func play(
+  package func play(
     tone frequency: Double, seconds: Double, sink: String? = nil, volume: Double = 0.5
   ) throws(SpawnError) -> ChildProcess {
     let path = "\(directory)/tone-\(Int(frequency))-\(Int(seconds * 1000))-\(Int(volume * 100)).wav"
@@ -150,7 +150,7 @@ public final class PrivatePulseServer {
   }
 
   /// Plays an audio file with `paplay` into `sink` (default: the server's default).
-  public func play(file path: String, sink: String? = nil) throws(SpawnError) -> ChildProcess {
+  package func play(file path: String, sink: String? = nil) throws(SpawnError) -> ChildProcess {
     var arguments = [path]
     if let sink { arguments = ["-d", sink] + arguments }
     return try ChildProcess("paplay", arguments, environment: environment)
@@ -158,7 +158,7 @@ public final class PrivatePulseServer {
 
   /// Runs a tool with this server's environment; its stdout lines, or throws on failure.
   @discardableResult
-  public func run(_ tool: String, _ arguments: [String]) throws(SpawnError) -> [String] {
+  package func run(_ tool: String, _ arguments: [String]) throws(SpawnError) -> [String] {
     let process = try ChildProcess(tool, arguments, environment: environment)
     var lines: [String] = []
     while let line = process.readLine(timeout: 10) { lines.append(line) }

@@ -1,4 +1,4 @@
-import CPulse
+internal import CPulse
 import Glibc
 
 /// A tiny libpulse player for tests: plays a sine into a sink and corks or
@@ -8,7 +8,7 @@ import Glibc
 /// Confinement: the ``Generator`` is touched only by the mainloop thread (the
 /// write callback) or with the mainloop lock held; the player itself belongs
 /// to the test that made it.
-public final class PulseTonePlayer {
+package final class PulseTonePlayer {
   /// The sine's phase, advanced by the write callback.
   private final class Generator {
     let step: Double
@@ -23,7 +23,7 @@ public final class PulseTonePlayer {
   private let generator: Generator
 
   /// Connects to `server` and starts playing `frequency` Hz into `sink` (default sink if nil).
-  public init(server: String, sink: String? = nil, frequency: Double = 440) throws(SpawnError) {
+  package init(server: String, sink: String? = nil, frequency: Double = 440) throws(SpawnError) {
     guard let mainloop = pa_threaded_mainloop_new() else {
       throw SpawnError(message: "pa_threaded_mainloop_new failed")
     }
@@ -55,7 +55,7 @@ public final class PulseTonePlayer {
   deinit { stop() }
 
   /// Corks (pauses) or uncorks the stream and waits for the server to confirm.
-  public func setCorked(_ corked: Bool) {
+  package func setCorked(_ corked: Bool) {
     locked {
       guard let stream else { return }
       let operation = pa_stream_cork(stream, corked ? 1 : 0, nil, nil)
@@ -69,7 +69,7 @@ public final class PulseTonePlayer {
   }
 
   /// Ends the stream (the sink input goes away) and the connection. Idempotent.
-  public func stop() {
+  package func stop() {
     guard context != nil else { return }
     locked {
       if let stream {

@@ -1,5 +1,8 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarDaemon
+import PulseBarSystem
 
 /// The version `pulsebar --version` prints.
 let version = "0.1.0"

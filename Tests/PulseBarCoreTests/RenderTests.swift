@@ -33,7 +33,29 @@ import Testing
 
   @Test func textIsGlyphThenBars() throws {
     let line = try #require(Self.line(.text, bars: [0, 0.3, 0.6, 1]))
-    #expect(line == "\(MorphGlyph.frames.last!) ▁▃▅█\n")
+    // The bubble area: a space, then `bubbles.max` (6) cells of figure spaces when none live.
+    let padding = String(repeating: "\u{2007}", count: 6)
+    #expect(line == "\(MorphGlyph.defaultFrames.last!) ▁▃▅█ \(padding)\n")
+    let bare = Self.line(.text, bars: [0, 0.3, 0.6, 1]) { $0.bubbleMax = 0 }
+    #expect(bare == "\(MorphGlyph.defaultFrames.last!) ▁▃▅█\n", "bubbles off: no bubble area")
+  }
+
+  /// The play/pause glyphs are configurable (`output.morph_glyphs`), for a font that has the
+  /// media symbols DejaVu lacks; any number of frames from pause to play.
+  @Test func morphGlyphsAreConfigurable() throws {
+    let playing = Self.line(.text, bars: [1]) {
+      $0.morphGlyphs = ["⏸", "⏯", "⏵"]
+      $0.bubbleMax = 0
+    }
+    #expect(playing == "⏵ █\n")
+    let stopped = Self.line(.text, bars: [1], activity: .none) {
+      $0.morphGlyphs = ["⏸", "⏵"]
+      $0.bubbleMax = 0
+    }
+    #expect(stopped?.hasPrefix("⏸ ") == true, "\(stopped ?? "nil")")
+    var configuration = Configuration()
+    try ConfigKeys.setting(section: "output", key: "morph_glyphs")!.apply("⏸ ⏯ ⏵", &configuration)
+    #expect(configuration.morphGlyphs == ["⏸", "⏯", "⏵"])
   }
 
   @Test func rawIsCavaAscii() throws {
@@ -53,10 +75,10 @@ import Testing
   }
 
   @Test func waybarIsOneJSONObject() throws {
-    let line = try #require(Self.line(.waybar, bars: [0.5, 0.5, 1, 0]))
+    let line = try #require(Self.line(.waybar, bars: [0.5, 0.5, 1, 0]) { $0.bubbleMax = 0 })
     #expect(
       line
-        == "{\"text\":\"\(MorphGlyph.frames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing · sink \\\"a\\\".monitor\",\"percentage\":50}\n"
+        == "{\"text\":\"\(MorphGlyph.defaultFrames.last!) ▅▅█▁\",\"alt\":\"playing\",\"class\":[\"playing\"],\"tooltip\":\"Playing · sink \\\"a\\\".monitor\",\"percentage\":50}\n"
     )
   }
 
@@ -93,6 +115,30 @@ import Testing
     #expect(!render(time: 0.2), "same picture at a later time is not a new frame")
     renderer.forgetPrevious()
     #expect(render(time: 0.3))
+  }
+
+  /// A waybar line that would differ only in `percentage`, by less than 5 points, is not
+  /// written; 5 points or more is; the comparison is against the last line written, so a slow
+  /// drift is written once it adds up to 5.
+  @Test func waybarSkipsSmallPercentageOnlyChanges() {
+    var configuration = Configuration()
+    configuration.bubbleMax = 0
+    let renderer = FrameRenderer(format: .waybar, configuration: configuration)
+    var scene = Scene(configuration: configuration)
+    scene.advance(to: 0.1, activity: .running, signalPresent: true, onset: false)
+    func render(_ bars: [Float]) -> String? {
+      let written = bars.withUnsafeBufferPointer {
+        renderer.render(
+          scene: scene, bars: $0, info: FrameInfo(time: 0.1, source: "s", connected: true))
+      }
+      return written ? String(decoding: renderer.line.bytes, as: UTF8.self) : nil
+    }
+    // Both bars stay within the glyph ▅ (0.5 ..< 0.625) while the mean moves.
+    #expect(render([0.5, 0.5])?.contains(#""percentage":50}"#) == true)
+    #expect(render([0.53, 0.53]) == nil, "3 points: not written")
+    #expect(render([0.54, 0.54]) == nil, "4 points from the last line written: not written")
+    #expect(render([0.55, 0.55])?.contains(#""percentage":55}"#) == true, "5 points: written")
+    #expect(render([0.1, 0.55]) != nil, "the text changed: written whatever the percentage")
   }
 
   @Test func numbersAreFixedPoint() {

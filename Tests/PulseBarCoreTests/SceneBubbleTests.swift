@@ -65,7 +65,8 @@ import Testing
       scene.advance(to: time, activity: activity, signalPresent: false, onset: true)
       #expect(scene.bubbles.isEmpty, "frame \(frame)")
     }
-    #expect(scene.state == .paused)
+    // A stream that never played stays `stopped` until it was silent for the silence timeout.
+    #expect(scene.state == .stopped)
   }
 
   @Test func minIntervalAndMaximumAreRespected() {

@@ -5,7 +5,13 @@ import Testing
 /// The play/pause morph: 0.25 s ease-out toward the new state, restarted on reversal,
 /// and the seed's two quads.
 @Suite struct SceneMorphTests {
-  let configuration = Configuration()
+  /// Defaults without the state debounce: these tests time the morph from the state change
+  /// (``PlaybackDebounceTests`` covers the debounce).
+  let configuration: Configuration = {
+    var configuration = Configuration()
+    configuration.stateDebounce = 0
+    return configuration
+  }()
 
   @Test func easeOutCurveMatchesBezier() {
     for x in stride(from: 0.0, through: 1.0, by: 0.05) {
@@ -98,9 +104,9 @@ import Testing
   }
 
   @Test func textGlyphShowsAtLeastThreeFramesThroughTheMorph() {
-    #expect(Set(MorphGlyph.frames).count >= 3)
+    #expect(Set(MorphGlyph.defaultFrames).count >= 3)
     #expect(MorphGlyph.frameIndex(for: 0) == 0)
-    #expect(MorphGlyph.frameIndex(for: 1) == MorphGlyph.frames.count - 1)
+    #expect(MorphGlyph.frameIndex(for: 1) == MorphGlyph.defaultFrames.count - 1)
     var scene = Scene(configuration: configuration)
     var seen = Set<Int>()
     for frame in 0...20 {

@@ -4,15 +4,19 @@ import Testing
 
 /// The built `pulsebar` binary and scratch files for tests that run it as a real process.
 enum Binary {
-  /// The package root, from this file's path.
-  static let packageRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    return path
+  /// The package root.
+  static var packageRoot: String { PackageRoot.path }
+
+  /// The `pulsebar` binary the tests run: `$PULSEBAR_BINARY` when set (`make sanitize` points
+  /// it at the sanitized build), else `.build/debug/pulsebar` (`make test` builds it first).
+  static let path: String = {
+    if let chosen = getenv("PULSEBAR_BINARY") { return String(cString: chosen) }
+    return PackageRoot.path + "/.build/debug/pulsebar"
   }()
 
-  /// `.build/debug/pulsebar` (built by `swift build`, which `make test` runs first).
-  static var path: String { packageRoot + "/.build/debug/pulsebar" }
+  /// The sanitizer the binary and tests are built with (`make sanitize` sets
+  /// `PULSEBAR_SANITIZER` to `thread` or `address`), or `nil` in a normal build.
+  static let sanitizer: String? = getenv("PULSEBAR_SANITIZER").map { String(cString: $0) }
 
   /// Runs pulsebar to completion; returns exit code, stdout lines and stderr.
   static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60)

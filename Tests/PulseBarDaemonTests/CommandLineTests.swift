@@ -1,4 +1,6 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import PulseBarTestSupport
 import Testing
 
@@ -28,10 +30,16 @@ import Testing
     #expect(options.verbose)
   }
 
+  @Test func listenTakesAFrameRate() throws {
+    let command = try CommandLineParser.parse(["listen", "--format", "waybar", "--fps", "30"])
+    #expect(command == .listen(ListenOptions(format: .waybar, fps: 30)))
+  }
+
   @Test(arguments: [
     (["--frobnicate"], "unknown option '--frobnicate' for run (see pulsebar --help)"),
     (["--bars"], "--bars needs a value"),
     (["listen", "--bars", "0"], "--bars: expected a whole number from 1 to 512, got '0'"),
+    (["listen", "--fps", "0"], "--fps: expected a whole number from 1 to 240, got '0'"),
     (["bands", "--offline"], "unknown option '--offline' for bands (see pulsebar --help)"),
     (["check-config", "a", "b"], "check-config takes at most one FILE"),
     (["run", "extra"], "unexpected argument 'extra' (see pulsebar --help)"),
@@ -113,6 +121,7 @@ import Testing
 
   /// A file libsndfile opens but pulsebar refuses (here a WAV with a header and no frames)
   /// is closed exactly once: valgrind sees no read of freed memory on the way to the error.
+  /// (A sanitized binary cannot run under valgrind; AddressSanitizer checks it there.)
   @Test func refusedFilesAreClosedOnce() throws {
     let noFrames = Self.directory + "/no-frames.wav"
     try Binary.shell(
@@ -120,9 +129,11 @@ import Testing
     let truncated = Self.directory + "/truncated-for-valgrind.wav"
     try Binary.shell("head -c 5000 \(try Self.musicFile()) > \(truncated)")
     for path in [noFrames, truncated] {
-      let child = try ChildProcess(
-        "valgrind",
-        ["-q", "--error-exitcode=99", Binary.path, "--input", "file:\(path)", "--offline"])
+      let arguments = [Binary.path, "--input", "file:\(path)", "--offline"]
+      let child =
+        Binary.sanitizer == nil
+        ? try ChildProcess("valgrind", ["-q", "--error-exitcode=99"] + arguments)
+        : try ChildProcess(Binary.path, Array(arguments.dropFirst()))
       let status = try child.waitForExit(timeout: 60)
       #expect(status == 1, "\(path): \(child.standardError)")
       #expect(!child.standardError.contains("Invalid read"), "\(child.standardError)")
@@ -179,6 +190,33 @@ import Testing
     let result = try Binary.run(["check-config", shipped])
     #expect(result.status == 0)
     #expect(result.lines == ["\(shipped): ok"])
+  }
+
+  /// With no audio server, stdout gets the start-up frame at once (stopped, not connected)
+  /// and stderr one line with the next step; the daemon keeps waiting for the server.
+  @Test func noAudioServerStillWritesAFrame() throws {
+    let child = try ChildProcess(
+      Binary.path, ["--format", "json", "--bars", "8"],
+      environment: [
+        "PULSE_SERVER": "unix:\(Self.directory)/no-server", "PULSE_COOKIE": "/dev/null",
+      ])
+    let line = try #require(child.readLine(timeout: 5), "no frame: \(child.standardError)")
+    #expect(line.contains(#""state":"stopped""#) && line.contains(#""connected":false"#), "\(line)")
+    child.send(SIGTERM)
+    #expect(try child.waitForExit(timeout: 5) == 0)
+    #expect(child.standardError.contains("retrying with back-off"), "\(child.standardError)")
+  }
+
+  /// No config file at the default path means all defaults, for check-config as for run.
+  @Test func checkConfigWithoutAFileSaysDefaultsApply() throws {
+    let home = Self.directory + "/empty-config-home"
+    mkdir(home, 0o700)
+    let result = try Binary.run(["check-config"], environment: ["XDG_CONFIG_HOME": home])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.lines == ["\(home)/pulsebar/config: no such file; all defaults apply"])
+    let named = try Binary.run(["check-config", home + "/missing.conf"])
+    #expect(named.status == 2)
+    #expect(named.error == "pulsebar: \(home)/missing.conf: No such file or directory\n")
   }
 
   @Test func bandsPrintsCutoffs() throws {

@@ -1,3 +1,5 @@
+import PulseBarAudio
+import PulseBarCore
 import Testing
 
 @testable import PulseBarDaemon

@@ -39,6 +39,18 @@ struct PulseEndToEndTests {
     }
   }
 
+  /// Waits for `playing` and expects no `paused` frame on the way (the state debounce: the
+  /// server reports a new stream corked before it runs).
+  static func expectStraightToPlaying(_ daemon: Daemon, timeout: Double = 3) {
+    var states: [String] = []
+    let playing = daemon.waitForFrame(timeout: timeout) { frame in
+      states.append(frame.state)
+      return frame.state == "playing"
+    }
+    #expect(playing != nil, "never playing; states \(states)")
+    #expect(!states.contains("paused"), "states on the way: \(states)")
+  }
+
   /// The fields of one json frame the tests look at.
   struct Frame {
     let line: String
@@ -74,9 +86,10 @@ struct PulseEndToEndTests {
     let playing = daemon.waitForFrame(timeout: 3) { $0.state == "playing" }
     #expect(playing != nil)
     #expect((playing?.1 ?? 99) < 0.5, "playing after \(playing?.1 ?? -1) s")
+    // Once the rest heights have crossfaded out (over the morph duration, as the morph).
     let loud = daemon.waitForFrame(timeout: 2) { frame in
       let bars = frame.bars
-      return bars.count == 8 && bars[expected] > 0.5
+      return bars.count == 8 && bars[expected] > 0.5 && frame.field("morph") == "1.000"
     }
     #expect(loud != nil, "bar \(expected) never rose")
     if let bars = loud?.0.bars {
@@ -90,14 +103,14 @@ struct PulseEndToEndTests {
   func playingThenPausedOrStopped() throws {
     let daemon = try Daemon()
     let player = try daemon.server.play(tone: 440, seconds: 10)
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    Self.expectStraightToPlaying(daemon)
     player.send(SIGKILL)
     let stopped = daemon.waitForFrame(timeout: 2.5) { $0.state == "stopped" }
     #expect(stopped != nil, "no stopped frame within 2.5 s")
     #expect(daemon.process.isRunning)
 
     let tone = try PulseTonePlayer(server: daemon.server.serverAddress, frequency: 440)
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    Self.expectStraightToPlaying(daemon)
     tone.setCorked(true)
     let paused = daemon.waitForFrame(timeout: 2.5) { $0.state == "paused" }
     #expect(paused != nil, "no paused frame within 2.5 s")
@@ -139,8 +152,30 @@ struct PulseEndToEndTests {
     #expect(log.filter { $0.contains("connected again") }.count == 1, "\(log)")
     _ = daemon.process.readLines(for: 2.2)
     let player = try daemon.server.play(tone: 1000, seconds: 4)
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    Self.expectStraightToPlaying(daemon)
     player.send(SIGKILL)
+  }
+
+  @Test("switching the default sink while music plays: no paused frame, playing after")
+  func sinkSwitchWhilePlayingShowsNoPause() throws {
+    let daemon = try Daemon()
+    let tone = try PulseTonePlayer(server: daemon.server.serverAddress, frequency: 440)
+    Self.expectStraightToPlaying(daemon)
+    // What a desktop does on an output switch: the new default, then the streams moved to it.
+    try daemon.server.setDefaultSink("pb_sink_b")
+    let inputs = try daemon.server.pactl(["list", "short", "sink-inputs"])
+    for input in inputs {
+      guard let index = input.split(separator: "\t").first else { continue }
+      try daemon.server.pactl(["move-sink-input", String(index), "pb_sink_b"])
+    }
+    var states: [String] = []
+    let moved = daemon.waitForFrame(timeout: 3) { frame in
+      states.append(frame.state)
+      return frame.source == "pb_sink_b.monitor" && frame.state == "playing"
+    }
+    #expect(moved != nil, "never playing on pb_sink_b; states \(states)")
+    #expect(!states.contains("paused"), "states during the switch: \(states)")
+    tone.stop()
   }
 
   @Test("a default-sink switch is followed: frames name the new monitor and show its audio")
@@ -150,7 +185,7 @@ struct PulseEndToEndTests {
     let moved = daemon.waitForFrame(timeout: 1.5) { $0.source == "pb_sink_b.monitor" }
     #expect(moved != nil, "source never became pb_sink_b.monitor")
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
-    #expect(daemon.waitForFrame(timeout: 4) { $0.state == "playing" } != nil)
+    Self.expectStraightToPlaying(daemon, timeout: 4)
     player.send(SIGKILL)
   }
 }

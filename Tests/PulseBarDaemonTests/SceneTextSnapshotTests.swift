@@ -1,4 +1,6 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import Testing
 
 @testable import PulseBarDaemon

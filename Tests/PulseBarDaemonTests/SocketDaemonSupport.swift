@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -6,8 +9,8 @@ import Testing
 
 /// A `pulsebar run` child serving a socket, for the daemon-level tests.
 final class TestDaemon {
-  /// The built CLI (`swift build` puts it there; `make test` builds it before testing).
-  static let binary = PackageRoot.path + "/.build/debug/pulsebar"
+  /// The built CLI (``Binary/path``).
+  static var binary: String { Binary.path }
 
   let process: ChildProcess
   let socketPath: String
@@ -242,12 +245,7 @@ final class NotifyListener {
   /// Binds at `path` (`@name` for an abstract socket).
   init(path: String) throws {
     self.path = path
-    let raw = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(raw >= 0)
-    descriptor = FileDescriptor(rawValue: raw)
-    let address = try UnixSocketAddress(path: path)
-    let bound = address.withSocketAddress { bind(raw, $0, $1) }
-    try #require(bound == 0, "bind \(path): \(Errno.current)")
+    descriptor = try UnixSocket.bindDatagram(path: path)
   }
 
   deinit {

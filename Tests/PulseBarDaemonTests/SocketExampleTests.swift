@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -34,7 +37,7 @@ import Testing
       },
       checkOffline: { line in
         let frame = JSONValue.parse(line)
-        return frame?["class"]?.array == [.string("offline")] && frame?["text"]?.string == ""
+        return frame?["class"]?.array == [.string("offline")] && frame?["text"]?.string == "⊘"
       }),
     Recipe(
       file: "polybar.ini",
@@ -44,14 +47,14 @@ import Testing
         }
         return value(in: text, after: "\nexec = ", until: "\n")
       },
-      checkLive: isPlainTextFrame, checkOffline: { $0.isEmpty }),
+      checkLive: isPlainTextFrame, checkOffline: { $0 == "⊘" }),
     Recipe(
       file: "i3blocks.conf",
       command: { text in
         guard text.contains("\ninterval=persist") else { return nil }
         return value(in: text, after: "\ncommand=", until: "\n")
       },
-      checkLive: isPlainTextFrame, checkOffline: { $0.isEmpty }),
+      checkLive: isPlainTextFrame, checkOffline: { $0 == "⊘" }),
     Recipe(
       file: "eww.yuck",
       command: { text in

@@ -1,5 +1,7 @@
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon
@@ -9,7 +11,7 @@ import Testing
   static let base = Subscription(format: .text, bars: 8)
 
   func session(at time: UInt64 = 0) -> ClientProtocol {
-    ClientProtocol(defaultSubscription: Self.base, connectedAt: time)
+    ClientProtocol(defaultSubscription: Self.base, maxFPS: 60, connectedAt: time)
   }
 
   @Test(arguments: [
@@ -19,11 +21,15 @@ import Testing
     ("bars=512\n", Subscription(format: .text, bars: 512)),
     ("\n", base),
     ("  format=text\tbars=1  \n", Subscription(format: .text, bars: 1)),
+    ("format=waybar fps=30\n", Subscription(format: .waybar, bars: 8, fps: 30)),
+    ("fps=1\n", Subscription(format: .text, bars: 8, fps: 1)),
+    ("fps=60\n", base),  // the daemon's own rate is the default subscription
+    ("fps=240\n", base),  // above the daemon's rate: served at the daemon's
   ])
   func goodLinesSubscribe(line: String, expected: Subscription) {
     var machine = session()
     #expect(machine.received(Array(line.utf8)) == .subscribe(expected))
-    #expect(machine.state == .subscribed(expected))
+    #expect(machine.state == .subscribed)
   }
 
   @Test(arguments: [
@@ -31,7 +37,10 @@ import Testing
     ("bars=0\n", "error: bars must be 1...512, got '0'\n"),
     ("bars=513\n", "error: bars must be 1...512, got '513'\n"),
     ("bars=many\n", "error: bars must be 1...512, got 'many'\n"),
-    ("colour=red\n", "error: unknown key 'colour' (format, bars)\n"),
+    ("colour=red\n", "error: unknown key 'colour' (format, bars, fps)\n"),
+    ("fps=0\n", "error: fps must be 1...240, got '0'\n"),
+    ("fps=241\n", "error: fps must be 1...240, got '241'\n"),
+    ("fps=fast\n", "error: fps must be 1...240, got 'fast'\n"),
     ("format\n", "error: expected key=value, got 'format'\n"),
     ("bars=2 bars=3\n", "error: duplicate key 'bars'\n"),
     ("\u{1}\u{2}junk\n", "error: binary data in subscription line\n"),
@@ -141,6 +150,7 @@ import Testing
     var machine = session()
     #expect(machine.received(Array(line.utf8)) == .subscribe(.init(format: .waybar, bars: 16)))
     #expect(Subscription.requestLine(format: nil, bars: nil) == "\n")
+    #expect(Subscription.requestLine(format: nil, bars: nil, fps: 30) == "fps=30\n")
   }
 }
 
@@ -163,17 +173,29 @@ import Testing
     configuration.offlineText = "♪ off"
     #expect(
       ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
-        == #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        == #"{"text":"♪ off","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
         + "\n")
     #expect(
       ListenCommand.offlineFrame(format: .json, bars: 8, configuration: configuration)
-        == "{\"state\":\"offline\"}\n")
+        == "{\"state\":\"offline\",\"text\":\"♪ off\"}\n")
     #expect(
       ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
         == "♪ off\n")
     #expect(
       ListenCommand.offlineFrame(format: .raw, bars: 4, configuration: configuration)
         == "0;0;0;0;\n")
+  }
+
+  /// By default the offline frame shows a glyph in every format with text (an empty waybar
+  /// text hides the module; an empty line leaves i3blocks on the last frame).
+  @Test func offlineFramesAreVisibleByDefault() {
+    let configuration = Configuration()
+    #expect(!configuration.offlineText.isEmpty)
+    let waybar = ListenCommand.offlineFrame(format: .waybar, bars: 8, configuration: configuration)
+    #expect(waybar.hasPrefix(#"{"text":"\#(configuration.offlineText)","alt":"offline""#))
+    #expect(waybar.contains(#""class":["offline"]"#))
+    let text = ListenCommand.offlineFrame(format: .text, bars: 8, configuration: configuration)
+    #expect(text == configuration.offlineText + "\n")
   }
 }
 

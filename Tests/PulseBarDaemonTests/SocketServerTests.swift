@@ -1,5 +1,7 @@
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon
@@ -55,6 +57,41 @@ import Testing
       first.descriptor.closeQuietly()
       #expect(eventually { server.subscriptions() == [raw] && server.clientCount == 2 })
       #expect(server.subscriptionsVersion != version)
+    }
+  }
+
+  /// A still scene whose line stdout already wrote: a client subscribing to the same
+  /// (format, bars) gets that line at once, and a second client the same line from the
+  /// registry, with nothing new rendered.
+  @Test func aNewSubscriptionGetsTheCurrentLineOfAStillScene() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/pulsebar.sock"
+      let listener = try UnixSocket.listen(path: path)
+      let delivery = try SocketDelivery.make { changed in
+        SocketServer(
+          listener: listener, ownsPath: path, configuration: Configuration(),
+          defaultSubscription: Self.base, logger: Logger(journal: false),
+          onSubscriptionsChanged: changed)
+      }
+      delivery.server.start()
+      defer { delivery.server.stop() }
+      let pipeline = FramePipeline(configuration: Configuration(), sampleRate: 44100)
+      let stdout = try pipeline.addConsumer(ConsumerKey(format: .text, bars: 8))
+      let info = FrameInfo(time: 0, source: "s", connected: true)
+      for _ in 0..<2 {
+        pipeline.advanceWithoutAudio(by: 0.1, activity: .none)
+        pipeline.renderConsumers(info: info)
+      }
+      #expect(pipeline.changedLine(stdout) == nil, "the scene stands still")
+      let first = try SocketTestClient(path: path, send: "format=text bars=8\n")
+      #expect(eventually { delivery.server.subscriptions() == [Self.base] })
+      _ = delivery.deliver(pipeline: pipeline, info: info)
+      let line = try #require(first.readLine())
+      #expect(line.hasPrefix("‖ "), "\(line)")
+      let second = try SocketTestClient(path: path, send: "\n")
+      #expect(second.readLine() == line)
+      _ = delivery.deliver(pipeline: pipeline, info: info)
+      #expect(first.readLine(timeout: 0.2) == nil, "an unchanged line is not sent twice")
     }
   }
 

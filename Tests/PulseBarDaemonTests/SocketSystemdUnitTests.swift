@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import PulseBarTestSupport
 import Testing
 
@@ -17,7 +20,7 @@ import Testing
         mkdir(home + directory, 0o700)
       }
       // verify checks that ExecStart is executable: the built binary, or any program.
-      let built = PackageRoot.path + "/.build/debug/pulsebar"
+      let built = Binary.path
       let binary = access(built, X_OK) == 0 ? built : "/bin/true"
       #expect(symlink(binary, home + "/.local/bin/pulsebar") == 0)
       let units = ["pulsebar.service", "pulsebar.socket"]
@@ -35,6 +38,43 @@ import Testing
       let status = try child.waitForExit(timeout: 30)
       #expect(status == 0, "systemd-analyze: \(child.standardError)")
       #expect(child.standardError.isEmpty, "warnings: \(child.standardError)")
+    }
+  }
+
+  /// The service's sandbox: `systemd-analyze security` rates its exposure at 2.5 or below
+  /// (Debian's own pipewire-pulse.service sets less), and the keys the contract names are there.
+  @Test func serviceIsHardened() throws {
+    try #require(access("/usr/bin/systemd-analyze", X_OK) == 0, "systemd-analyze is missing")
+    let service = try readTextFile(PackageRoot.path + "/systemd/pulsebar.service")
+    for line in [
+      "UMask=0077", "NoNewPrivileges=yes", "LockPersonality=yes", "MemoryDenyWriteExecute=yes",
+      "RestrictNamespaces=yes", "SystemCallArchitectures=native",
+      "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX",
+      "RestartPreventExitStatus=2",
+    ] {
+      #expect(service.split(separator: "\n").contains(Substring(line)), "missing \(line)")
+    }
+    try withTemporaryDirectory { home in
+      for directory in ["/.config", "/.config/systemd", "/.config/systemd/user", "/run"] {
+        mkdir(home + directory, 0o700)
+      }
+      try copyFile(
+        PackageRoot.path + "/systemd/pulsebar.service",
+        home + "/.config/systemd/user/pulsebar.service")
+      let child = try ChildProcess(
+        "systemd-analyze", ["security", "--user", "--offline=true", "pulsebar.service"],
+        environment: [
+          "HOME": home, "XDG_RUNTIME_DIR": home + "/run", "XDG_CONFIG_HOME": home + "/.config",
+        ])
+      var lines: [String] = []
+      while let line = child.readLine(timeout: 30) { lines.append(line) }
+      _ = try child.waitForExit(timeout: 30)
+      // "→ Overall exposure level for pulsebar.service: 1.6 OK 🙂"
+      let verdict = try #require(
+        lines.first { $0.contains("Overall exposure level") }, "\(child.standardError)")
+      let words = verdict.split(separator: " ")
+      let exposure = try #require(words.compactMap { Double($0) }.first, "\(verdict)")
+      #expect(exposure <= 2.5, "\(verdict)")
     }
   }
 

@@ -1,5 +1,7 @@
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 
 @testable import PulseBarDaemon
 

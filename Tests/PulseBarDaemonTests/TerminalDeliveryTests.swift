@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon
@@ -16,7 +19,8 @@ import Testing
       let configuration = Configuration()
       pipe = try TerminalPipe()
       view = TerminalView(
-        configuration: configuration, output: pipe.write, input: -1, size: (24, 80))
+        configuration: configuration, output: FileDescriptor(rawValue: pipe.write),
+        input: FileDescriptor(rawValue: -1), size: (24, 80))
       delivery = TerminalDelivery(view: view, configuration: configuration)
       pipeline = FramePipeline(configuration: configuration, sampleRate: 44100)
       for key in delivery.wantedKeys { try pipeline.addConsumer(key) }
@@ -57,9 +61,8 @@ import Testing
     #expect(!isReadable(delivery.wakeDescriptor))
   }
 
-  private func isReadable(_ descriptor: Int32) -> Bool {
-    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, 0) == 1
+  private func isReadable(_ descriptor: FileDescriptor?) -> Bool {
+    descriptor?.wait(for: .readable, timeoutMilliseconds: 0).contains(.readable) ?? false
   }
 
   @Test func meterCountsFramesAndRefreshesEachSecond() {

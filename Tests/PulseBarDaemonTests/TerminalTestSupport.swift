@@ -1,4 +1,6 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
 import Testing
 
 @testable import PulseBarDaemon
@@ -66,13 +68,10 @@ final class TemporaryDirectory {
   }
 }
 
-/// The built `pulsebar` executable at `<package root>/.build/debug/pulsebar`.
-func pulsebarBinary(file: String = #filePath) throws -> String {
-  var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-  parts.removeLast(3)  // Tests/PulseBarDaemonTests/<file>
-  let binary = parts.joined(separator: "/") + "/.build/debug/pulsebar"
-  try #require(access(binary, X_OK) == 0, "\(binary) is missing: run `swift build` first")
-  return binary
+/// The built `pulsebar` executable (``Binary/path``), which must exist.
+func pulsebarBinary() throws -> String {
+  try #require(access(Binary.path, X_OK) == 0, "\(Binary.path) is missing: run `swift build` first")
+  return Binary.path
 }
 
 /// Runs `command` with /bin/sh; returns its exit status (or 128 + signal).

@@ -1,4 +1,7 @@
 import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon
@@ -11,7 +14,8 @@ import Testing
   @Test func morphIsDrawnFromItsQuadsInBraille() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     let layout = TerminalLayout(rows: 24, columns: 80)
     #expect(layout.morphColumns == 14 && layout.morphRows == 7)
     let middle = layout.morphTop + 3
@@ -41,7 +45,8 @@ import Testing
   @Test func barsHaveEighthsOfACell() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     let layout = TerminalLayout(rows: 24, columns: 80)
     let barRows = layout.barsBottom - layout.barsTop + 1  // 22 rows, 176 eighths
     #expect(barRows == 22)
@@ -63,7 +68,8 @@ import Testing
   @Test func statusLineShowsEveryFigure() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     let status = TerminalStatus(
       source: "file:a.wav", state: .paused, fps: 59.96, onsetLatency: 0.0125, cpuPercent: 1.54,
       socketClients: 3, droppedFrames: 7)
@@ -80,7 +86,8 @@ import Testing
   @Test func onlyChangedCellsAreWritten() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     let scene = Scene(configuration: Configuration())
     draw(view, scene: scene, bars: [0.5, 0.7])
     let first = pipe.drain()
@@ -120,7 +127,8 @@ import Testing
   func drawsAtAnySize(rows: Int, columns: Int) throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (rows, columns))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (rows, columns))
     var scene = Scene(configuration: Configuration())
     for frame in 0..<30 {
       scene.advance(
@@ -153,7 +161,8 @@ import Testing
   @Test func enterAndRestoreSwitchScreens() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: pipe.write, input: -1, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
     view.enter()
     #expect(pipe.drain() == Array("\u{1B}[?1049h\u{1B}[?25l".utf8))
     view.restore()
@@ -165,7 +174,8 @@ import Testing
   func keysThatQuit(keys: String, quits: Bool) throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: -1, input: pipe.read, size: (24, 80))
+      configuration: Configuration(), output: FileDescriptor(rawValue: -1),
+      input: FileDescriptor(rawValue: pipe.read), size: (24, 80))
     var bytes = Array(keys.utf8)
     #expect(Glibc.write(pipe.write, &bytes, bytes.count) == bytes.count)
     #expect(view.handleInput() == quits)
@@ -174,8 +184,9 @@ import Testing
   @Test func endOfInputQuitsAndIsNotPolled() throws {
     let pipe = try TerminalPipe()
     let view = TerminalView(
-      configuration: Configuration(), output: -1, input: pipe.read, size: (24, 80))
-    #expect(view.inputDescriptor == -1)  // not a terminal: the engine does not poll it
+      configuration: Configuration(), output: FileDescriptor(rawValue: -1),
+      input: FileDescriptor(rawValue: pipe.read), size: (24, 80))
+    #expect(view.inputDescriptor.rawValue == -1)  // not a terminal: the engine does not poll it
     #expect(!view.handleInput())  // nothing yet (EAGAIN)
     pipe.closeWriteEnd()
     #expect(view.handleInput())  // end of input: the terminal is gone

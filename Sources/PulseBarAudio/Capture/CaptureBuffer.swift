@@ -1,7 +1,6 @@
-import CLinux
 import Glibc
 import PulseBarCore
-import Synchronization
+import PulseBarSystem
 
 /// What the capture side last reported, besides samples.
 package struct CaptureStatus: Sendable, Equatable {
@@ -21,7 +20,7 @@ package struct CaptureStatus: Sendable, Equatable {
 
 /// The hand-off between a capture thread and the engine thread.
 ///
-/// A bounded ring of interleaved `Float` samples guarded by a `Mutex`, plus the
+/// A bounded ring of interleaved `Float` samples guarded by a `Lock`, plus the
 /// latest ``CaptureStatus``. Writers never block on the reader: when the ring is
 /// full the oldest samples are overwritten (the engine only wants the newest
 /// audio anyway). Every write or status change signals an `eventfd` that the
@@ -39,20 +38,19 @@ package final class CaptureBuffer: Sendable {
   package let channels: Int
   /// Samples per second per channel.
   package let sampleRate: Int
-  private let ring: Mutex<Ring>
-  /// The engine polls this descriptor; writers increment it.
-  package let wakeDescriptor: Int32
+  private let ring: Lock<Ring>
+  /// Signalled by every write and status change; the engine polls its descriptor.
+  private let wake = WakeSignal()
+  /// The descriptor the engine polls.
+  package var wakeDescriptor: FileDescriptor { wake.descriptor }
 
   /// Creates a buffer holding `seconds` of audio (at least one sample frame).
   package init(sampleRate: Int, channels: Int, seconds: Double = 1.0) {
     self.channels = channels
     self.sampleRate = sampleRate
     let capacity = max(channels, Int(Double(sampleRate) * seconds) * channels)
-    ring = Mutex(Ring(samples: [Float](repeating: 0, count: capacity)))
-    wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    ring = Lock(Ring(samples: [Float](repeating: 0, count: capacity)))
   }
-
-  deinit { close(wakeDescriptor) }
 
   /// Appends interleaved samples (capture thread). Overwrites the oldest when full.
   package func write(_ interleaved: UnsafeBufferPointer<Float>) {
@@ -136,14 +134,8 @@ package final class CaptureBuffer: Sendable {
   }
 
   /// Wakes the engine without data (a status change, a stop request).
-  package func signal() {
-    var one: UInt64 = 1
-    _ = Glibc.write(wakeDescriptor, &one, 8)
-  }
+  package func signal() { wake.signal() }
 
   /// Clears pending wake-ups (engine thread, after poll says readable).
-  package func drainWakeups() {
-    var value: UInt64 = 0
-    _ = Glibc.read(wakeDescriptor, &value, 8)
-  }
+  package func drainWakeups() { wake.drain() }
 }

@@ -1,4 +1,4 @@
-import CSndFile
+internal import CSndFile
 import Glibc
 
 /// An audio file that cannot be read, with libsndfile's explanation.

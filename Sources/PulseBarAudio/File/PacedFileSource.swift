@@ -1,12 +1,12 @@
 import Glibc
 import PulseBarCore
-import Synchronization
+import PulseBarSystem
 
 /// Plays an audio file into the capture buffer in real time, one frame of
 /// audio every `1/fps` s against absolute deadlines (no drift), as if it came
 /// from the sound card; `endOfStream` at the end.
 package final class PacedFileSource: CaptureSource {
-  private let file: Mutex<AudioFile?>
+  private let file: Lock<AudioFile?>
   private let path: String
   private let fps: Int
   private let stopSignal = StopSignal()
@@ -15,7 +15,7 @@ package final class PacedFileSource: CaptureSource {
   package init(file: sending AudioFile, fps: Int) {
     path = file.path
     self.fps = fps
-    self.file = Mutex(file)
+    self.file = Lock(file)
   }
 
   package func start(into buffer: CaptureBuffer) {

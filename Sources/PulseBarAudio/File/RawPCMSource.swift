@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// Raw signed 16-bit little-endian PCM from a FIFO (MPD's `fifo` output, as
 /// cava reads it) or from standard input, at the configured rate and channels.
@@ -24,7 +25,7 @@ package final class RawPCMSource: CaptureSource {
   }
 
   /// Opens the FIFO up front so a missing path fails at start-up with a clear error.
-  package static func openFIFO(_ path: String) throws(AudioFileError) -> Int32 {
+  package static func openFIFO(_ path: String) throws(AudioFileError) -> FileDescriptor {
     var status = stat()
     guard stat(path, &status) == 0 else {
       throw AudioFileError(path: path, message: String(cString: strerror(errno)))
@@ -32,15 +33,15 @@ package final class RawPCMSource: CaptureSource {
     guard (status.st_mode & S_IFMT) == S_IFIFO else {
       throw AudioFileError(path: path, message: "not a FIFO (make one with mkfifo)")
     }
-    let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw AudioFileError(path: path, message: String(cString: strerror(errno)))
+    do {
+      return try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+    } catch {
+      throw AudioFileError(path: path, message: error.description)
     }
-    return descriptor
   }
 
   package func start(into buffer: CaptureBuffer) {
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     let name: String
     switch origin {
     case .fifo(let path):
@@ -51,7 +52,7 @@ package final class RawPCMSource: CaptureSource {
       descriptor = opened
       name = path
     case .standardInput:
-      descriptor = 0
+      descriptor = .standardInput
       name = "stdin"
     }
     let inputChannels = inputChannels
@@ -65,15 +66,23 @@ package final class RawPCMSource: CaptureSource {
     PosixThread.spawn {
       var decoder = RawPCMDecoder(inputChannels: inputChannels, outputChannels: buffer.channels)
       while stopSignal.waitReadable(descriptor) {
-        let count = decoder.fill { space in read(descriptor, space.baseAddress!, space.count) }
-        if count < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
+        var failure: Errno?
+        let count = decoder.fill { space in
+          do throws(Errno) {
+            return try descriptor.read(into: space)
+          } catch {
+            failure = error
+            return -1
+          }
+        }
+        if let failure {
+          if failure == .wouldBlock { continue }
           break
         }
         if count == 0 { break }
         decoder.decode { buffer.write($0) }
       }
-      if isFIFO { close(descriptor) }
+      if isFIFO { descriptor.closeQuietly() }
       buffer.updateStatus {
         $0.activity = .none
         $0.endOfStream = true

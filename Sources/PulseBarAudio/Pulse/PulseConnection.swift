@@ -1,6 +1,7 @@
 internal import CPulse
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// The libpulse side of ``PulseSource``: one context, at most one record
 /// stream, the sink-input table and the retry timer.
@@ -136,7 +137,9 @@ final class PulseConnection {
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
   func lost(reason: String) {
     if !outage {
-      log("PulseAudio: \(reason); retrying with back-off")
+      log(
+        "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
+      )
       outage = true
     }
     closeStream()

@@ -1,5 +1,5 @@
 internal import CPulse
-import Synchronization
+import PulseBarSystem
 
 /// Records from PulseAudio: the monitor of the current default sink (following
 /// changes), or a named source.
@@ -7,7 +7,7 @@ import Synchronization
 /// Built on libpulse's asynchronous API with a `pa_threaded_mainloop`; the
 /// libpulse work lives in ``PulseConnection``, which only the mainloop thread
 /// touches. This class is the thread-safe handle: `start` and `stop` may be
-/// called from any thread, and its only mutable state sits in a `Mutex`.
+/// called from any thread, and its only mutable state sits in a `Lock`.
 ///
 /// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments
 /// of about one frame (`1/fps` s). The record stream is corked while nothing
@@ -44,7 +44,7 @@ package final class PulseSource: CaptureSource {
 
   package let settings: Settings
   private let log: Log
-  private let runtime = Mutex<Runtime?>(nil)
+  private let runtime = Lock<Runtime?>(nil)
 
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,

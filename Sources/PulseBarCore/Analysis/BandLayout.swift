@@ -1,36 +1,40 @@
 import Glibc
 
 /// Which of the analyser's two transforms a bar reads.
-public enum Transform: Sendable, Equatable {
-  /// The long transform: fine frequency resolution for narrow low bands.
+package enum Transform: Sendable, Equatable {
+  /// The long transform: fine frequency resolution, for every band below 4 kHz.
   case long
-  /// The short transform: fast response for everything else.
+  /// The short transform: fast response, for the bands above 4 kHz.
   case short
 }
 
 /// One bar's frequency range, as FFT bins of one transform and as the Hz those bins cover.
-public struct Band: Sendable, Equatable {
-  public var transform: Transform
+package struct Band: Sendable, Equatable {
+  package var transform: Transform
   /// First and last bin (inclusive) of `transform`'s spectrum.
-  public var firstBin: Int
-  public var lastBin: Int
+  package var firstBin: Int
+  package var lastBin: Int
   /// The lower edge of `firstBin` and the upper edge of `lastBin`, in Hz.
-  public var lowerHz: Float
-  public var upperHz: Float
+  package var lowerHz: Float
+  package var upperHz: Float
 }
 
 /// The sizes of the analyser's two transforms for a sample rate.
 ///
 /// The short transform is the largest power of two of at most 1/40 s (1024 at
-/// 44.1 and 48 kHz): ~23 ms of audio, so onsets show within a frame or two.
-/// The long one is four times that (4096: ~10.8 Hz bins) and serves only the
-/// low bars that are narrower than two short bins, where it buys resolution.
-public struct TransformSizes: Sendable, Equatable {
-  public var short: Int
-  public var long: Int
-  public var sampleRate: Int
+/// 44.1 and 48 kHz): ~23 ms of audio, so onsets and the treble bars show within a
+/// frame or two. The long one is four times that (4096: ~10.8 Hz bins, ~93 ms,
+/// cava's size for all its bars) and serves every bar below
+/// ``longTransformLimitHz``, where it buys resolution: a Hann-windowed tone
+/// leaks into bins up to two bins away, so with the short transform's 43 Hz bins a
+/// 2 kHz tone 37 Hz below a band edge puts a tenth of its level into the next bar;
+/// with the long one, under 1 %.
+package struct TransformSizes: Sendable, Equatable {
+  package var short: Int
+  package var long: Int
+  package var sampleRate: Int
 
-  public init(sampleRate: Int) {
+  package init(sampleRate: Int) {
     var size = 64
     while size * 2 <= sampleRate / 40 { size *= 2 }
     self.short = size
@@ -39,16 +43,19 @@ public struct TransformSizes: Sendable, Equatable {
   }
 
   /// Hz per bin of `transform`.
-  public func binWidth(_ transform: Transform) -> Float {
+  package func binWidth(_ transform: Transform) -> Float {
     Float(sampleRate) / Float(transform == .long ? long : short)
   }
 
-  /// The long transform only serves narrow low bands; its spectrum is kept up to here.
-  public static let longTransformLimitHz: Float = 1500
+  /// Bands that end below this read the long transform, the rest the short one; the
+  /// long spectrum is kept up to here. At 4 kHz the bands are wide (10 bars per channel
+  /// between 50 Hz and 10 kHz: 3.5–5.9 kHz), so the switch costs little leakage, and a
+  /// tone the long transform resolves (cava's 2 kHz test tone) does not reach a short band.
+  package static let longTransformLimitHz: Float = 4000
 
   /// Highest bin of `transform` the analyser keeps: Nyquist for the short
   /// transform, ``longTransformLimitHz`` for the long one.
-  public func lastBin(_ transform: Transform) -> Int {
+  package func lastBin(_ transform: Transform) -> Int {
     switch transform {
     case .short: return short / 2
     case .long: return min(long / 2, Int(Self.longTransformLimitHz / binWidth(.long)))
@@ -64,15 +71,15 @@ public struct TransformSizes: Sendable, Equatable {
 /// next free bin so every bar owns at least one, and later bars catch up with
 /// the geometric series once bins are wider than one bar. The cutoffs
 /// reported (`pulsebar bands`) are the edges of the bins a bar really reads.
-public struct BandLayout: Sendable, Equatable {
+package struct BandLayout: Sendable, Equatable {
   /// Bars per channel.
-  public let barsPerChannel: Int
+  package let barsPerChannel: Int
   /// The bands, lowest first; the same for every channel.
-  public let bands: [Band]
-  public let sizes: TransformSizes
+  package let bands: [Band]
+  package let sizes: TransformSizes
 
   /// Lays out `barsPerChannel` bands; throws when the sample rate cannot give every bar a bin.
-  public init(barsPerChannel: Int, lowCutoff: Float, highCutoff: Float, sizes: TransformSizes)
+  package init(barsPerChannel: Int, lowCutoff: Float, highCutoff: Float, sizes: TransformSizes)
     throws(LayoutError)
   {
     guard barsPerChannel >= 1 else { throw LayoutError(message: "bars must be at least 1") }
@@ -93,21 +100,28 @@ public struct BandLayout: Sendable, Equatable {
     for bar in 0..<barsPerChannel {
       let idealLower = lowCutoff * powf(ratio, Float(bar) / Float(barsPerChannel))
       let idealUpper = lowCutoff * powf(ratio, Float(bar + 1) / Float(barsPerChannel))
-      let shortWidth = sizes.binWidth(.short)
-      let narrow = idealUpper - idealLower < 2 * shortWidth
-      let transform: Transform =
-        narrow && idealUpper < TransformSizes.longTransformLimitHz ? .long : .short
-      let width = sizes.binWidth(transform)
       // Bins whose centres lie in [idealLower, idealUpper), starting above the previous bar.
-      let firstFree = Int((previousUpperHz / width + 0.5 - 1e-4).rounded(.up))
-      let first = max(1, Int((idealLower / width - 1e-4).rounded(.up)), firstFree)
-      let last = max(first, Int((idealUpper / width - 1e-4).rounded(.up)) - 1)
+      func bins(_ transform: Transform) -> (first: Int, last: Int) {
+        let width = sizes.binWidth(transform)
+        let firstFree = Int((previousUpperHz / width + 0.5 - 1e-4).rounded(.up))
+        let first = max(1, Int((idealLower / width - 1e-4).rounded(.up)), firstFree)
+        return (first, max(first, Int((idealUpper / width - 1e-4).rounded(.up)) - 1))
+      }
+      var transform: Transform =
+        idealUpper <= TransformSizes.longTransformLimitHz ? .long : .short
+      var (first, last) = bins(transform)
+      // Hundreds of bars can push low bands past the long spectrum kept: then short bins.
+      if transform == .long && last > sizes.lastBin(.long) {
+        transform = .short
+        (first, last) = bins(.short)
+      }
       guard last <= sizes.lastBin(transform) else {
         throw LayoutError(
           message:
             "\(barsPerChannel) bars per channel do not fit between \(lowCutoff) and \(highCutoff) Hz at \(sizes.sampleRate) Hz"
         )
       }
+      let width = sizes.binWidth(transform)
       let band = Band(
         transform: transform, firstBin: first, lastBin: last,
         lowerHz: (Float(first) - 0.5) * width, upperHz: (Float(last) + 0.5) * width)
@@ -119,7 +133,7 @@ public struct BandLayout: Sendable, Equatable {
 }
 
 /// A bar layout that cannot be made for these settings.
-public struct LayoutError: Error, Equatable, CustomStringConvertible {
-  public var message: String
-  public var description: String { message }
+package struct LayoutError: Error, Equatable, CustomStringConvertible {
+  package var message: String
+  package var description: String { message }
 }

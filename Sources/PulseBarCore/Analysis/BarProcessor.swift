@@ -1,37 +1,60 @@
 import Glibc
 
 /// Turns the analyser's spectra into bar heights in 0...1 for one bar layout:
-/// banding, spectral tilt, gain (autosens or fixed sensitivity), gravity
-/// fall-off and integral noise reduction, after cava's `cavacore.c`.
+/// banding, gravity fall-off and integral noise reduction (after cava's
+/// `cavacore.c`), then the gain: automatic (``AutomaticGain``) or a fixed sensitivity.
+///
+/// Banding: a bar's level is the root of the summed power of its bins (its RMS),
+/// scaled so a full-scale sine reads 1 wherever it falls, in a band of any width.
+/// Summed power rather than the strongest bin, because a Hann-windowed tone spreads
+/// over two or three bins, and the sum gives the same level whether it sits on a bin
+/// or between two, so equal tones make equal bars (cava's core test: 200 Hz and 2 kHz
+/// within 15 %). No spectral tilt for the same reason: summing power over geometric
+/// bands already lifts the treble of broadband music (a wide band sums many bins).
+///
+/// Smoothing runs on levels, before the gain, so a gain cut shows on the very frame
+/// it is made: nothing stays pinned at the top while a smoothing memory drains.
 ///
 /// One per distinct layout (bar count and channels); all layouts read the same
 /// ``SpectrumAnalyzer``. Heights run left channel low→high, then right.
 /// Buffers are allocated once; `process` allocates nothing.
-public final class BarProcessor {
-  public let layout: BandLayout
-  public let channels: Int
+package final class BarProcessor {
+  package let layout: BandLayout
+  package let channels: Int
   /// Bars drawn in all (`layout.barsPerChannel × channels`).
-  public var barCount: Int { layout.barsPerChannel * channels }
+  package var barCount: Int { layout.barsPerChannel * channels }
   /// The heights of the last processed frame.
-  public var heights: UnsafeBufferPointer<Float> { UnsafeBufferPointer(output) }
+  package var heights: UnsafeBufferPointer<Float> { UnsafeBufferPointer(output) }
+  /// The gain of the last processed frame (heights per unit of level).
+  package var gain: Float { automaticGain?.gain ?? fixedGain }
 
   private let output: UnsafeMutableBufferPointer<Float>
   private let peak: UnsafeMutableBufferPointer<Float>
   private let fall: UnsafeMutableBufferPointer<Float>
+  /// The smoothed level per bar (the integral's state), before the gain.
   private let memory: UnsafeMutableBufferPointer<Float>
-  /// Per band: tilt that lifts the treble, as music's spectrum falls about 3 dB per octave.
-  private let tilt: UnsafeMutableBufferPointer<Float>
-  private let autosens: Bool
+  /// Per band: the factor on summed power that makes a full-scale sine read 1 (`levelScale²`).
+  private let bandScale: UnsafeMutableBufferPointer<Float>
   private let noiseReduction: Float
-  private var gain: Float
-  /// Until the first overshoot autosens rises fast (×1.1 a frame) to fit the music.
-  private var gainSettling = true
+  private let fixedGain: Float
+  private var automaticGain: AutomaticGain?
   private let frameScale: Float
-  /// Base gain mapping a typical music band magnitude to about half height at 100 % sensitivity.
-  private static let baseGain: Float = 8
+
+  /// Summed Hann power of a sine over all bins, with the analyser's scale (a full-scale
+  /// sine on a bin centre reads 1 there and 1/2 on either neighbour: 1 + 2·¼ = 1.5).
+  /// By Parseval the sum is the same wherever the sine falls, so 1/√1.5 maps it to 1.
+  static let levelScale: Float = 1 / Float(1.5).squareRoot()
+  /// Heights follow level^γ: bars show loudness more than amplitude, as ears hear it
+  /// (Stevens: loudness grows about as amplitude^0.6), so the mid and treble bars of
+  /// real music, 15–25 dB under the bass, still move instead of lying at the floor,
+  /// while a tone's leakage (−50 dB beside it) stays invisible (under 2 %).
+  static let exponent: Float = 0.7
+  private let halfExponent = exponent / 2
+  /// With autosens off, 100 % sensitivity puts a −12 dBFS sine (level ¼) at full height.
+  static let baseGain: Float = 1 / powf(0.25, exponent)
 
   /// Makes a processor for `totalBars` bars over `channels` channels.
-  public init(
+  package init(
     totalBars: Int, channels: Int, configuration: Configuration, sizes: TransformSizes
   ) throws(LayoutError) {
     guard totalBars % channels == 0 else {
@@ -47,15 +70,16 @@ public final class BarProcessor {
     fall = .allocate(capacity: count)
     memory = .allocate(capacity: count)
     for buffer in [output, peak, fall, memory] { buffer.initialize(repeating: 0) }
-    tilt = .allocate(capacity: layout.barsPerChannel)
-    for (index, band) in layout.bands.enumerated() {
-      let centre = (band.lowerHz * band.upperHz).squareRoot()
-      tilt[index] = powf(max(centre, 20) / 1000, 0.5)
-    }
-    autosens = configuration.autosens
+    bandScale = .allocate(capacity: layout.barsPerChannel)
+    bandScale.initialize(repeating: Self.levelScale * Self.levelScale)
     noiseReduction = min(max(configuration.noiseReduction, 0), 0.99)
-    gain = Self.baseGain * configuration.sensitivity / 100
+    fixedGain = Self.baseGain * configuration.sensitivity / 100
     frameScale = 60 / Float(configuration.fps)
+    if configuration.autosens {
+      automaticGain = AutomaticGain(
+        fps: configuration.fps,
+        noiseFloorLevel: powf(configuration.noiseFloorAmplitude, Self.exponent))
+    }
   }
 
   deinit {
@@ -63,31 +87,32 @@ public final class BarProcessor {
     peak.deallocate()
     fall.deallocate()
     memory.deallocate()
-    tilt.deallocate()
+    bandScale.deallocate()
   }
 
-  /// Bands the analyser's current spectra and smooths them into `heights`.
-  /// `silent` frames (digital silence) leave the automatic gain alone.
-  public func process(_ analyzer: SpectrumAnalyzer, silent: Bool) {
+  /// Bands the analyser's current spectra, smooths them and applies the gain into
+  /// `heights`. On `silent` frames (peak below the noise floor) the gain does not grow.
+  package func process(_ analyzer: SpectrumAnalyzer, silent: Bool) {
     let bars = layout.barsPerChannel
-    var overshoot = false
     // cava's fall-off tuned at 60 fps, scaled to the frame rate.
     let gravity = powf(frameScale, 2.5) * 2 / max(noiseReduction, 0.01)
     let fallStep: Float = 0.028 * frameScale
     let integral = powf(noiseReduction, frameScale)
+    var loudest: Float = 0
     for channel in 0..<channels {
       let long = analyzer.spectrum(.long, channel: channel)
       let short = analyzer.spectrum(.short, channel: channel)
       for (bandIndex, band) in layout.bands.enumerated() {
         let spectrum = band.transform == .long ? long : short
-        var strongest: Float = 0
+        var power: Float = 0
         for bin in band.firstBin...min(band.lastBin, spectrum.count - 1) {
-          strongest = max(strongest, spectrum[bin])
+          power += spectrum[bin] * spectrum[bin]
         }
         let index = channel * bars + bandIndex
-        var value = strongest * tilt[bandIndex] * gain
+        // level^γ = (power · scale²)^(γ/2), one powf per bar.
+        var value = powf(power * bandScale[bandIndex], halfExponent)
         // Gravity: once a bar drops, it falls from its peak with growing speed.
-        if value < output[index] && noiseReduction > 0.1 {
+        if value < memory[index] && noiseReduction > 0.1 {
           value = max(peak[index] * (1 - fall[index] * fall[index] * gravity), value, 0)
           fall[index] += fallStep
         } else {
@@ -97,19 +122,13 @@ public final class BarProcessor {
         // Integral noise reduction: an exponential average whose steady state is the input.
         value = memory[index] * integral + value * (1 - integral)
         memory[index] = value
-        if value > 1 {
-          overshoot = true
-          value = 1
-        }
-        output[index] = value
+        loudest = max(loudest, value)
       }
     }
-    guard autosens, !silent else { return }
-    if overshoot {
-      gain *= powf(0.98, frameScale)
-      gainSettling = false
-    } else {
-      gain *= powf(gainSettling ? 1.1 : 1.002, frameScale)
+    automaticGain?.update(loudest: loudest, silent: silent)
+    let gain = self.gain
+    for index in 0..<output.count {
+      output[index] = min(memory[index] * gain, 1)
     }
   }
 }

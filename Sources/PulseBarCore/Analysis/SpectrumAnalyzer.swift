@@ -1,9 +1,9 @@
-import CFFTW
+internal import CFFTW
 import Glibc
-import Synchronization
+import PulseBarSystem
 
 /// FFTW's planner is not thread-safe; every plan is made and destroyed under this lock.
-private let fftwPlannerLock = Mutex(())
+private let fftwPlannerLock = Lock(())
 
 /// The shared per-frame analysis: one long and one short real FFT per channel
 /// over the newest audio, their magnitude spectra, frame loudness and onsets.
@@ -13,9 +13,9 @@ private let fftwPlannerLock = Mutex(())
 /// Plans are made with `FFTW_ESTIMATE`: `FFTW_MEASURE` may pick a different
 /// algorithm on each run, and then two offline runs of one file would differ
 /// in the last bit. Confined to the engine thread (not `Sendable`).
-public final class SpectrumAnalyzer {
-  public let sizes: TransformSizes
-  public let channels: Int
+package final class SpectrumAnalyzer {
+  package let sizes: TransformSizes
+  package let channels: Int
   /// Newest `sizes.long` samples per channel, oldest first (channel-major).
   private let history: UnsafeMutableBufferPointer<Float>
   private let longWindow: UnsafeMutableBufferPointer<Float>
@@ -30,15 +30,15 @@ public final class SpectrumAnalyzer {
   private let longMagnitudes: UnsafeMutableBufferPointer<Float>
   private let shortMagnitudes: UnsafeMutableBufferPointer<Float>
   /// Bins of the long transform kept (the rest are never banded).
-  public let longBinsKept: Int
+  package let longBinsKept: Int
   private var onsets: OnsetDetector
   /// The largest absolute sample in the audio pushed since the last `analyze()`.
-  public private(set) var framePeak: Float = 0
+  package private(set) var framePeak: Float = 0
   /// True when the last `analyze()` found an onset.
-  public private(set) var onset = false
+  package private(set) var onset = false
 
   /// Makes the plans and buffers for `channels` channels at `sampleRate`.
-  public init(sampleRate: Int, channels: Int, fps: Int, onsetThreshold: Float = 1.5) {
+  package init(sampleRate: Int, channels: Int, fps: Int, onsetThreshold: Float = 1.5) {
     sizes = TransformSizes(sampleRate: sampleRate)
     self.channels = channels
     history = .allocate(capacity: sizes.long * channels)
@@ -103,7 +103,7 @@ public final class SpectrumAnalyzer {
   // MARK: - Input
 
   /// Appends interleaved samples (`channels` per frame) to the history.
-  public func push(interleaved samples: UnsafeBufferPointer<Float>) {
+  package func push(interleaved samples: UnsafeBufferPointer<Float>) {
     let frames = samples.count / channels
     guard frames > 0 else { return }
     let length = sizes.long
@@ -128,7 +128,7 @@ public final class SpectrumAnalyzer {
   }
 
   /// Forgets all audio (after a stream switch the old history is stale).
-  public func reset() {
+  package func reset() {
     history.update(repeating: 0)
     framePeak = 0
   }
@@ -136,7 +136,7 @@ public final class SpectrumAnalyzer {
   // MARK: - Analysis
 
   /// Transforms the newest audio of every channel and updates spectra and onset.
-  public func analyze() {
+  package func analyze() {
     let longScale = 4 / Float(sizes.long)
     let shortScale = 4 / Float(sizes.short)
     var flux: Float = 0
@@ -166,7 +166,7 @@ public final class SpectrumAnalyzer {
   }
 
   /// Marks the start of a new frame's audio for `framePeak`.
-  public func startFrame() { framePeak = 0 }
+  package func startFrame() { framePeak = 0 }
 
   private static func magnitudes(
     of spectrum: UnsafeMutablePointer<fftwf_complex>, count: Int, scale: Float,
@@ -179,7 +179,7 @@ public final class SpectrumAnalyzer {
   }
 
   /// Magnitudes of `transform` for `channel`.
-  public func spectrum(_ transform: Transform, channel: Int) -> UnsafeBufferPointer<Float> {
+  package func spectrum(_ transform: Transform, channel: Int) -> UnsafeBufferPointer<Float> {
     switch transform {
     case .long:
       return UnsafeBufferPointer(

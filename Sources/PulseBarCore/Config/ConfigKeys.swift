@@ -1,25 +1,25 @@
 /// One config key: where it lives, how to read a value, how to print the current one.
-public struct Setting: Sendable {
-  public var section: String
-  public var key: String
+package struct Setting: Sendable {
+  package var section: String
+  package var key: String
   /// One line of why, as `config/pulsebar.conf` shows it.
-  public var help: String
+  package var help: String
   package let apply: @Sendable (String, inout Configuration) throws(ValueError) -> Void
   /// The value as the config file spells it.
-  public let render: @Sendable (Configuration) -> String
+  package let render: @Sendable (Configuration) -> String
 }
 
 /// Every key pulsebar's config knows, section by section.
-public enum ConfigKeys {
-  public static let sections = [
+package enum ConfigKeys {
+  package static let sections = [
     "general", "input", "analysis", "output", "socket", "scene", "bubbles",
   ]
 
-  public static func setting(section: String, key: String) -> Setting? {
+  package static func setting(section: String, key: String) -> Setting? {
     all.first { $0.section == section && $0.key == key }
   }
 
-  public static let all: [Setting] = [
+  package static let all: [Setting] = [
     integer("general", "bars", 1...512, \.bars, "bars drawn in all; in stereo half per channel"),
     integer("general", "fps", 1...240, \.fps, "frames per second of audio"),
     choice("general", "channels", \.channels, "mono downmix, or left and right apart"),
@@ -59,7 +59,10 @@ public enum ConfigKeys {
       "analysis", "autosens", \.autosens, "automatic gain: bars fill the range at any volume"),
     number(
       "analysis", "sensitivity", 1...10000, \.sensitivity,
-      "gain in percent (the starting gain with autosens)"),
+      "gain in percent while autosens is off"),
+    number(
+      "analysis", "noise_floor", -120...(-20), \.noiseFloor,
+      "peak level in dBFS below which audio is silence (no gain growth; counts toward paused)"),
     number(
       "analysis", "noise_reduction", 0...0.99, \.noiseReduction,
       "0 fast and jittery … 0.99 slow and smooth (cava's)"),
@@ -67,13 +70,16 @@ public enum ConfigKeys {
       "analysis", "onset_threshold", 1...20, \.onsetThreshold,
       "how far above its running mean spectral flux must rise to spawn a bubble"),
     glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
+    glyphs(
+      "output", "morph_glyphs", \.morphGlyphs,
+      "play/pause glyph frames, pause to play (the morph shows the nearest)"),
     integer(
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
     choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
     text(
       "output", "offline_text", \.offlineText,
-      "what `pulsebar listen` prints in text format while the daemon is away"),
+      "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(
@@ -81,7 +87,10 @@ public enum ConfigKeys {
       "clients served at once; the next gets 'error: too many clients'"),
     number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
-      "seconds of digital silence before playing counts as paused"),
+      "seconds below the noise floor before playing counts as paused"),
+    number(
+      "scene", "state_debounce", 0...5, \.stateDebounce,
+      "seconds a new playback state must hold before it shows (sound starting shows at once)"),
     Setting(
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",

@@ -1,17 +1,17 @@
 /// A config file problem, reported as `FILE:LINE: what is wrong`.
-public struct ConfigError: Error, Equatable, CustomStringConvertible {
-  public var file: String
+package struct ConfigError: Error, Equatable, CustomStringConvertible {
+  package var file: String
   /// 1-based line, or 0 for a problem with the file as a whole.
-  public var line: Int
-  public var message: String
+  package var line: Int
+  package var message: String
 
-  public init(file: String, line: Int, message: String) {
+  package init(file: String, line: Int, message: String) {
     self.file = file
     self.line = line
     self.message = message
   }
 
-  public var description: String {
+  package var description: String {
     line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
   }
 }
@@ -22,11 +22,20 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 /// lines, blank lines. Every key is known in advance (``ConfigKeys``): an
 /// unknown section or key, a bad value or an out-of-range number is an error
 /// naming the file and line. Keys left out keep their defaults.
-public enum ConfigParser {
+package enum ConfigParser {
   /// Parses `text` (the contents of `file`) on top of `base`.
-  public static func parse(_ text: String, file: String, base: Configuration = Configuration())
+  package static func parse(_ text: String, file: String, base: Configuration = Configuration())
     throws(ConfigError) -> Configuration
   {
+    try parseListingKeys(text, file: file, base: base).configuration
+  }
+
+  /// Parses as ``parse(_:file:base:)`` and names the keys the file sets (`section.key`, in the
+  /// order they first appear), for a reader that uses only some of them (`pulsebar listen`).
+  package static func parseListingKeys(
+    _ text: String, file: String, base: Configuration = Configuration()
+  ) throws(ConfigError) -> (configuration: Configuration, keys: [String]) {
+    var keys: [String] = []
     var configuration = base
     var section: String?
     var lineNumbers: [String: Int] = [:]
@@ -72,25 +81,27 @@ public enum ConfigParser {
         throw ConfigError(
           file: file, line: lineNumber, message: "\(section).\(key): \(error.message)")
       }
-      lineNumbers["\(section).\(key)"] = lineNumber
+      if lineNumbers.updateValue(lineNumber, forKey: "\(section).\(key)") == nil {
+        keys.append("\(section).\(key)")
+      }
     }
     if let problem = configuration.crossFieldProblem() {
       let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
       throw ConfigError(file: file, line: line, message: problem.message)
     }
-    return configuration
+    return (configuration, keys)
   }
 }
 
 /// A bad value for one key; the parser adds file, line and key.
-public struct ValueError: Error, Equatable {
-  public var message: String
-  public init(_ message: String) { self.message = message }
+package struct ValueError: Error, Equatable {
+  package var message: String
+  package init(_ message: String) { self.message = message }
 }
 
 extension Configuration {
   /// A problem between keys (each fine alone), with the keys involved.
-  public func crossFieldProblem() -> (keys: [String], message: String)? {
+  package func crossFieldProblem() -> (keys: [String], message: String)? {
     if lowCutoff >= highCutoff {
       return (
         ["analysis.low_cutoff", "analysis.high_cutoff"],

@@ -1,97 +1,113 @@
+import Glibc
+
 /// Every setting pulsebar has, with the built-in defaults.
 ///
 /// Loaded from the INI file by ``ConfigParser`` and then overridden by the
 /// command line. `config/pulsebar.conf` lists the same keys with the same
 /// defaults; a test keeps the two in step.
-public struct Configuration: Sendable, Equatable {
+package struct Configuration: Sendable, Equatable {
   // MARK: [general]
   /// Bars drawn in all; in stereo half per channel.
-  public var bars = 8
+  package var bars = 8
   /// Frames per second of audio.
-  public var fps = 60
+  package var fps = 60
   /// Analyse a mono downmix or the left and right channels apart.
-  public var channels = ChannelMode.mono
+  package var channels = ChannelMode.mono
   /// The format written to stdout and to socket clients that do not ask.
-  public var format = OutputFormat.text
+  package var format = OutputFormat.text
   /// Seed of the bubbles' random generator (same seed, same bubbles).
-  public var seed: UInt64 = 1
+  package var seed: UInt64 = 1
 
   // MARK: [input]
   /// Where audio comes from.
-  public var input = InputSpec.pulse(source: nil)
+  package var input = InputSpec.pulse(source: nil)
   /// Sample rate of raw PCM on a fifo or stdin (files carry their own).
-  public var rawSampleRate = 44100
+  package var rawSampleRate = 44100
   /// Interleaved channels of raw PCM on a fifo or stdin.
-  public var rawChannels = 2
+  package var rawChannels = 2
 
   // MARK: [analysis]
   /// Lowest frequency shown, in Hz.
-  public var lowCutoff: Float = 50
+  package var lowCutoff: Float = 50
   /// Highest frequency shown, in Hz.
-  public var highCutoff: Float = 10000
+  package var highCutoff: Float = 10000
   /// Automatic gain: bars fill the range whatever the volume.
-  public var autosens = true
-  /// Gain in percent (the starting gain when autosens is on).
-  public var sensitivity: Float = 100
+  package var autosens = true
+  /// Gain in percent while autosens is off (autosens fits the gain to the music itself).
+  package var sensitivity: Float = 100
+  /// Peak level in dBFS below which a frame is silence, for the automatic gain and the
+  /// playback state alike. −70 dBFS is about 10 steps of 16-bit audio: dither and what
+  /// PipeWire makes of 16-bit silence stay below it, a quiet intro (−50 dBFS) does not.
+  package var noiseFloor: Float = -70
   /// Smoothing from 0 (fast, jittery) to 1 (slow, smooth), as cava's noise_reduction.
-  public var noiseReduction: Float = 0.77
+  package var noiseReduction: Float = 0.77
   /// How far spectral flux must rise over its running mean to count as an onset.
-  public var onsetThreshold: Float = 1.5
+  package var onsetThreshold: Float = 1.5
 
   // MARK: [output]
   /// Bar glyphs from lowest to highest for the text format.
-  public var barGlyphs: [String] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+  package var barGlyphs: [String] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
   /// The top of the raw format's range, as cava's `ascii_max_range`.
-  public var rawMax = 1000
+  package var rawMax = 1000
   /// Waybar text markup: `none` or `pango` (bubbles fade through Pango alpha).
-  public var markup = Markup.none
-  /// What `pulsebar listen` prints in text format while the daemon is unreachable.
-  public var offlineText = ""
+  package var markup = Markup.none
+  /// Play/pause glyph frames from pause to play (the morph picks the nearest).
+  package var morphGlyphs: [String] = MorphGlyph.defaultFrames
+  /// The text `pulsebar listen` shows while the daemon is unreachable, in every format that has
+  /// text (waybar's `text`, the text line, json's `text`). Not empty by default: an empty
+  /// waybar text hides the module (and a bar with nothing else in it), and i3blocks keeps
+  /// showing the last frame. U+2298 ⊘ is in DejaVu Sans and Sans Mono.
+  package var offlineText = "⊘"
 
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.
-  public var socketPath = ""
+  package var socketPath = ""
   /// Clients served at once; the next one gets `error: too many clients`.
-  public var maxClients = 64
+  package var maxClients = 64
 
   // MARK: [scene]
-  /// Seconds of digital silence after which a playing stream counts as paused.
-  public var silenceTimeout: Double = 2.0
+  /// Seconds below the noise floor after which a playing stream counts as paused.
+  package var silenceTimeout: Double = 2.0
+  /// Seconds a new playback state must hold before it is shown (see ``PlaybackStateMachine``).
+  package var stateDebounce: Double = 0.15
   /// Bar heights while nothing plays (the seed icon's), repeated to the bar count.
-  public var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
+  package var restHeights: [Float] = [0.4, 0.75, 0.55, 0.95]
   /// Seconds the play/pause morph takes.
-  public var morphDuration: Double = 0.25
+  package var morphDuration: Double = 0.25
 
   // MARK: [bubbles]
   /// Glyphs a bubble picks from at random.
-  public var bubbleGlyphs: [String] = ["♥", "♡", "❤", "♪"]
+  package var bubbleGlyphs: [String] = ["♥", "♡", "❤", "♪"]
   /// Bubbles alive at once.
-  public var bubbleMax = 6
+  package var bubbleMax = 6
   /// Least seconds between two bubbles.
-  public var bubbleMinInterval: Double = 0.25
+  package var bubbleMinInterval: Double = 0.25
   /// Seconds a bubble lives.
-  public var bubbleDuration: Double = 4.0
+  package var bubbleDuration: Double = 4.0
   /// How far left a bubble may drift, in the seed's points.
-  public var bubbleMaxLeft: Float = 50
+  package var bubbleMaxLeft: Float = 50
   /// How far right a bubble may drift, in the seed's points.
-  public var bubbleMaxRight: Float = 50
+  package var bubbleMaxRight: Float = 50
   /// How high a bubble climbs, in the seed's points.
-  public var bubbleMaxHeight: Float = 150
+  package var bubbleMaxHeight: Float = 150
 
-  public init() {}
+  package init() {}
+
+  /// ``noiseFloor`` as a linear peak amplitude (full scale = 1).
+  package var noiseFloorAmplitude: Float { powf(10, noiseFloor / 20) }
 }
 
 /// Mono downmix or separate left and right channels.
-public enum ChannelMode: String, Sendable, CaseIterable {
+package enum ChannelMode: String, Sendable, CaseIterable {
   case mono
   case stereo
 
   /// Analysed channels.
-  public var count: Int { self == .mono ? 1 : 2 }
+  package var count: Int { self == .mono ? 1 : 2 }
 }
 
 /// The four line formats.
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
   case text
   case waybar
   case json
@@ -99,13 +115,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 }
 
 /// Markup in waybar's `text`.
-public enum Markup: String, Sendable, CaseIterable {
+package enum Markup: String, Sendable, CaseIterable {
   case none
   case pango
 }
 
 /// Where audio comes from: `pulse[:SOURCE]`, `file:PATH`, `fifo:PATH` or `stdin`.
-public enum InputSpec: Sendable, Equatable, CustomStringConvertible {
+package enum InputSpec: Sendable, Equatable, CustomStringConvertible {
   /// A PulseAudio source; `nil` follows the monitor of the default sink.
   case pulse(source: String?)
   /// An audio file read with libsndfile.
@@ -116,7 +132,7 @@ public enum InputSpec: Sendable, Equatable, CustomStringConvertible {
   case stdin
 
   /// Parses the command-line and config spelling; `nil` when it is none of them.
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     if text == "pulse" || text == "auto" {
       self = .pulse(source: nil)
     } else if text == "stdin" {
@@ -132,7 +148,7 @@ public enum InputSpec: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .pulse(let source): return "pulse:\(source ?? "auto")"
     case .file(let path): return "file:\(path)"

@@ -3,7 +3,7 @@ extension ConfigKeys {
   ///
   /// The shipped file is this text exactly (a test compares them), so the
   /// reference can never drift from the parser.
-  public static func defaultFileText() -> String {
+  package static func defaultFileText() -> String {
     let defaults = Configuration()
     var text = """
       # pulsebar configuration: every key with its default.

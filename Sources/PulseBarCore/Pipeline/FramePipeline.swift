@@ -1,11 +1,46 @@
-/// A consumer's wish: a line format at a bar count.
-public struct ConsumerKey: Hashable, Sendable {
-  public var format: OutputFormat
-  public var bars: Int
+/// A consumer's wish: a line format at a bar count, at most `fps` lines per second.
+package struct ConsumerKey: Hashable, Sendable {
+  package var format: OutputFormat
+  package var bars: Int
+  /// Lines per second of audio at most; `nil` is every frame (the daemon's fps). Callers
+  /// normalize a rate at or above the daemon's to `nil`, so the two share one renderer.
+  package var fps: Int?
 
-  public init(format: OutputFormat, bars: Int) {
+  package init(format: OutputFormat, bars: Int, fps: Int? = nil) {
     self.format = format
     self.bars = bars
+    self.fps = fps
+  }
+}
+
+/// When a consumer with a lower frame rate renders: at most once per `1/fps` s of pipeline
+/// time, and it keeps the engine ticking while a frame it skipped is not yet rendered (else
+/// a scene that settles on a skipped frame would leave the consumer's last line stale).
+struct FrameRateGate {
+  /// Seconds between two renders; 0 renders every frame.
+  let period: Double
+  /// Half a pipeline frame: frame times are sums of 1/fps, so "due" allows that much early.
+  let slack: Double
+  private var nextDue = -Double.infinity
+  /// A frame was skipped since the last render.
+  private(set) var owesFrame = false
+
+  init(fps: Int?, pipelineFPS: Int) {
+    period = fps.map { 1 / Double($0) } ?? 0
+    slack = 0.5 / Double(pipelineFPS)
+  }
+
+  /// True when the consumer renders the frame at `time`.
+  mutating func admit(at time: Double) -> Bool {
+    guard period > 0 else { return true }
+    guard time + slack >= nextDue else {
+      owesFrame = true
+      return false
+    }
+    // On schedule keeps the cadence exact; after a gap (no frames) the schedule restarts.
+    nextDue = time - nextDue > period ? time + period : nextDue + period
+    owesFrame = false
+    return true
   }
 }
 
@@ -16,32 +51,37 @@ public struct ConsumerKey: Hashable, Sendable {
 /// audio time, injected by the caller: `advance(audio:…)` moves it by one
 /// frame of audio, `advanceWithoutAudio(by:…)` by what the caller's clock says
 /// while no audio arrives (animations still in flight). Confined to one thread.
-public final class FramePipeline {
-  public let configuration: Configuration
-  public let sampleRate: Int
+package final class FramePipeline {
+  package let configuration: Configuration
+  package let sampleRate: Int
   /// Sample frames (per channel) in one frame of output: `sampleRate / fps`.
-  public let hopFrames: Int
-  public let analyzer: SpectrumAnalyzer
-  public private(set) var scene: Scene
+  package let hopFrames: Int
+  package let analyzer: SpectrumAnalyzer
+  package private(set) var scene: Scene
   /// Seconds of audio since the start.
-  public private(set) var time: Double = 0
+  package private(set) var time: Double = 0
   /// Frames produced.
-  public private(set) var frameCount: UInt64 = 0
-  /// True when the last frame was above digital silence.
-  public private(set) var signalPresent = false
+  package private(set) var frameCount: UInt64 = 0
+  /// True when the last frame's peak reached the noise floor (``silenceLevel``).
+  package private(set) var signalPresent = false
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
   private var displayBars: [UnsafeMutableBufferPointer<Float>] = []
-  private var consumers: [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, changed: Bool)] =
-    []
-  /// Peak below this is digital silence (one step of 16-bit audio).
-  public static let silenceLevel: Float = 1.0 / 32768
+  private var consumers:
+    [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, gate: FrameRateGate, changed: Bool)] =
+      []
+  /// The one silence rule: a frame whose peak is below this (the configured
+  /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
+  /// holds still on it and the playback state counts it toward `paused`, so dither
+  /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
+  package let silenceLevel: Float
 
-  public init(configuration: Configuration, sampleRate: Int) {
+  package init(configuration: Configuration, sampleRate: Int) {
     self.configuration = configuration
     self.sampleRate = sampleRate
     hopFrames = max(1, sampleRate / configuration.fps)
+    silenceLevel = configuration.noiseFloorAmplitude
     analyzer = SpectrumAnalyzer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
       onsetThreshold: configuration.onsetThreshold)
@@ -56,17 +96,18 @@ public final class FramePipeline {
 
   /// Registers a consumer (idempotent) and returns its index for ``line(of:)``.
   @discardableResult
-  public func addConsumer(_ key: ConsumerKey) throws(LayoutError) -> Int {
+  package func addConsumer(_ key: ConsumerKey) throws(LayoutError) -> Int {
     if let index = consumers.firstIndex(where: { $0.key == key }) { return index }
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
-    consumers.append((key, layout, renderer, false))
+    let gate = FrameRateGate(fps: key.fps, pipelineFPS: configuration.fps)
+    consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
   }
 
   /// Keeps only the consumers in `keys` (plus none else); layouts nobody reads are dropped.
-  public func retainConsumers(_ keys: Set<ConsumerKey>) {
+  package func retainConsumers(_ keys: Set<ConsumerKey>) {
     consumers.removeAll { !keys.contains($0.key) }
     let used = Set(consumers.map(\.layout))
     guard used.count < layouts.count else { return }
@@ -88,7 +129,7 @@ public final class FramePipeline {
   }
 
   /// The index of the consumer for `key`, if registered.
-  public func consumerIndex(of key: ConsumerKey) -> Int? {
+  package func consumerIndex(of key: ConsumerKey) -> Int? {
     consumers.firstIndex { $0.key == key }
   }
 
@@ -99,7 +140,10 @@ public final class FramePipeline {
       sizes: analyzer.sizes)
     layouts.append(processor)
     let display = UnsafeMutableBufferPointer<Float>.allocate(capacity: bars)
+    // Drawn from the scene at once, so a layout's first frame (a daemon started with
+    // nothing playing) is the picture the scene shows now: the rest heights, not zeros.
     display.initialize(repeating: 0)
+    scene.composeBars(live: processor.heights, into: display)
     displayBars.append(display)
     return layouts.count - 1
   }
@@ -108,11 +152,11 @@ public final class FramePipeline {
 
   /// Consumes one frame of interleaved audio (`hopFrames × channels` samples, or
   /// more when audio arrived late: all of it enters the history, one frame comes out).
-  public func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
+  package func advance(audio: UnsafeBufferPointer<Float>, activity: StreamActivity) {
     analyzer.startFrame()
     analyzer.push(interleaved: audio)
     analyzer.analyze()
-    signalPresent = analyzer.framePeak >= Self.silenceLevel
+    signalPresent = analyzer.framePeak >= silenceLevel
     time += Double(audio.count / analyzer.channels) / Double(sampleRate)
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
@@ -122,7 +166,7 @@ public final class FramePipeline {
 
   /// Moves time on by `seconds` with no audio (the stream is corked or gone):
   /// the scene animates toward rest; the analyser keeps its last spectra.
-  public func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
+  package func advanceWithoutAudio(by seconds: Double, activity: StreamActivity) {
     time += seconds
     signalPresent = false
     scene.advance(to: time, activity: activity, signalPresent: false, onset: false)
@@ -138,8 +182,12 @@ public final class FramePipeline {
 
   /// Renders every consumer once for this frame (the engine calls it once per frame,
   /// before the deliveries read ``changedLine(_:)``).
-  public func renderConsumers(info: FrameInfo) {
+  package func renderConsumers(info: FrameInfo) {
     for index in consumers.indices {
+      guard consumers[index].gate.admit(at: time) else {
+        consumers[index].changed = false
+        continue
+      }
       let consumer = consumers[index]
       let bars = UnsafeBufferPointer(displayBars[consumer.layout])
       consumers[index].changed = consumer.renderer.render(scene: scene, bars: bars, info: info)
@@ -147,31 +195,39 @@ public final class FramePipeline {
   }
 
   /// Consumer `index`'s line if the last ``renderConsumers(info:)`` changed it, else `nil`.
-  public func changedLine(_ index: Int) -> ByteLine? {
+  package func changedLine(_ index: Int) -> ByteLine? {
     consumers[index].changed ? consumers[index].renderer.line : nil
   }
 
-  /// Consumer `index`'s current line, changed or not (for a consumer that was just added
-  /// to a delivery); `nil` before its first render.
-  public func currentLine(_ index: Int) -> ByteLine? {
+  /// Consumer `index`'s current line, changed or not (the socket registry asks for it for a
+  /// subscription that has never had a line); `nil` before its first render.
+  package func currentLine(_ index: Int) -> ByteLine? {
     let line = consumers[index].renderer.line
     return line.bytes.isEmpty ? nil : line
   }
 
   /// The bars drawn for `bars` (the display buffer of that layout), if registered.
-  public func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+  package func displayedBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
     guard let index = layouts.firstIndex(where: { $0.barCount == bars }) else { return nil }
     return UnsafeBufferPointer(displayBars[index])
   }
 
   /// The analyser's bars for `bars` before the scene blends in rest heights, if registered.
-  public func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
-    layouts.first { $0.barCount == bars }?.heights
+  package func liveBars(count bars: Int) -> UnsafeBufferPointer<Float>? {
+    barProcessor(count: bars)?.heights
+  }
+
+  /// The processor of the layout with `bars` bars, if registered.
+  package func barProcessor(count bars: Int) -> BarProcessor? {
+    layouts.first { $0.barCount == bars }
   }
 
   /// Forgets the history after a stream switch (sink change, reconnect).
-  public func resetAudio() { analyzer.reset() }
+  package func resetAudio() { analyzer.reset() }
 
-  /// True while the picture still changes with no new audio.
-  public var isAnimating: Bool { scene.isAnimating }
+  /// True while the picture still changes with no new audio, or a consumer with a lower frame
+  /// rate skipped a frame it has not caught up with.
+  package var isAnimating: Bool {
+    scene.isAnimating || consumers.contains { $0.gate.owesFrame }
+  }
 }

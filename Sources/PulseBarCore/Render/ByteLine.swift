@@ -10,7 +10,7 @@ import Glibc
 /// Copies share the memory (a renderer hands its line out to be written
 /// at once, and is the only one that writes); `bytes` is valid until the
 /// line is next changed.
-public struct ByteLine: Equatable {
+package struct ByteLine: Equatable {
   /// Frees the memory when the last copy of the line goes away.
   private final class Storage {
     var pointer: UnsafeMutablePointer<UInt8>
@@ -22,11 +22,11 @@ public struct ByteLine: Equatable {
   private var base: UnsafeMutablePointer<UInt8>!
   private var capacity = 0
   /// Bytes written.
-  public private(set) var count = 0
+  package private(set) var count = 0
 
   /// A line with room for `capacity` bytes; with 0 (an empty placeholder) it allocates nothing
   /// until the first append.
-  public init(capacity: Int = 0) {
+  package init(capacity: Int = 0) {
     guard capacity > 0 else { return }
     self.capacity = capacity
     storage = Storage(capacity: capacity)
@@ -34,17 +34,17 @@ public struct ByteLine: Equatable {
   }
 
   /// The bytes written; valid until the line is next changed.
-  public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
   /// Calls `body` with the bytes written.
-  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+  package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
     try body(UnsafeRawBufferPointer(bytes))
   }
 
-  public mutating func removeAll() { count = 0 }
+  package mutating func removeAll() { count = 0 }
 
   /// Byte-wise equality by `memcmp` (the renderer compares every line with the last one).
-  public static func == (left: ByteLine, right: ByteLine) -> Bool {
+  package static func == (left: ByteLine, right: ByteLine) -> Bool {
     left.count == right.count && (left.count == 0 || memcmp(left.base, right.base, left.count) == 0)
   }
 
@@ -65,20 +65,20 @@ public struct ByteLine: Equatable {
   }
 
   @inline(__always)
-  public mutating func append(_ byte: UInt8) {
+  package mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
   }
 
   /// Appends a literal's UTF-8 bytes.
-  public mutating func append(_ literal: StaticString) {
+  package mutating func append(_ literal: StaticString) {
     literal.withUTF8Buffer { append($0) }
   }
 
   /// Appends pre-encoded bytes.
   @inline(__always)
-  public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
+  package mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
     guard let source = other.baseAddress, other.count > 0 else { return }
     reserve(other.count)
     (base + count).update(from: source, count: other.count)
@@ -86,15 +86,15 @@ public struct ByteLine: Equatable {
   }
 
   /// Appends another line's bytes.
-  public mutating func append(_ other: ByteLine) { append(other.bytes) }
+  package mutating func append(_ other: ByteLine) { append(other.bytes) }
 
   /// Appends pre-encoded bytes.
-  public mutating func append(_ other: [UInt8]) {
+  package mutating func append(_ other: [UInt8]) {
     other.withUnsafeBufferPointer { append($0) }
   }
 
   /// Appends a non-negative integer in decimal.
-  public mutating func append(integer value: UInt64) {
+  package mutating func append(integer value: UInt64) {
     var digits = 1
     var limit: UInt64 = 10
     while digits < 20 && value >= limit {
@@ -113,13 +113,13 @@ public struct ByteLine: Equatable {
   }
 
   /// Appends a signed integer in decimal.
-  public mutating func append(signed value: Int) {
+  package mutating func append(signed value: Int) {
     if value < 0 { append(UInt8(ascii: "-")) }
     append(integer: UInt64(value.magnitude))
   }
 
   /// Appends `value` with exactly `decimals` digits after the point (rounded half away from zero).
-  public mutating func append(_ value: Double, decimals: Int) {
+  package mutating func append(_ value: Double, decimals: Int) {
     // Most numbers the formats write are heights, alphas and coordinates in 0…1 with three
     // decimals: five bytes stored directly.
     if decimals == 3 && value >= 0 && value <= 1 {
@@ -155,12 +155,12 @@ public struct ByteLine: Equatable {
   }
 
   /// Appends bytes as a JSON string body (no quotes), escaping what JSON requires.
-  public mutating func appendJSONEscaped(_ utf8: some Sequence<UInt8>) {
+  package mutating func appendJSONEscaped(_ utf8: some Sequence<UInt8>) {
     for byte in utf8 { appendJSONEscaped(byte: byte) }
   }
 
   /// Appends bytes escaped for Pango markup (`&`, `<`, `>`) inside a JSON string.
-  public mutating func appendMarkupEscaped(_ utf8: some Sequence<UInt8>) {
+  package mutating func appendMarkupEscaped(_ utf8: some Sequence<UInt8>) {
     for byte in utf8 {
       switch byte {
       case UInt8(ascii: "&"): append("&amp;")

@@ -1,13 +1,13 @@
 /// What a frame says besides the scene and the bars.
-public struct FrameInfo: Sendable {
+package struct FrameInfo: Sendable {
   /// Seconds of audio since the start.
-  public var time: Double
+  package var time: Double
   /// The source being visualized (a PulseAudio source name, a file path).
-  public var source: String
+  package var source: String
   /// Connected to the audio server (always true for files).
-  public var connected: Bool
+  package var connected: Bool
 
-  public init(time: Double, source: String, connected: Bool) {
+  package init(time: Double, source: String, connected: Bool) {
     self.time = time
     self.source = source
     self.connected = connected
@@ -17,14 +17,14 @@ public struct FrameInfo: Sendable {
 /// Renders frames of one format into a reusable line and tells whether the
 /// line differs from the last one written (only those are written).
 ///
-/// One per distinct (format, bar count) consumer. For `json` the comparison
+/// One per distinct (format, bar count, frame rate) consumer. For `json` the comparison
 /// leaves out `seq` and `time`, which change every frame by definition, so a
 /// still scene writes nothing in every format. `seq` counts the lines this
 /// renderer produced, starting at 1. Confined to the engine thread.
-public final class FrameRenderer {
-  public let format: OutputFormat
+package final class FrameRenderer {
+  package let format: OutputFormat
   /// The line to write, `\n`-terminated, valid after `render` returned true.
-  public private(set) var line = ByteLine(capacity: 1024)
+  package private(set) var line = ByteLine(capacity: 1024)
   private var body = ByteLine(capacity: 1024)
   private var previousBody = ByteLine(capacity: 1024)
   private var hasPrevious = false
@@ -36,6 +36,10 @@ public final class FrameRenderer {
   private let pangoGlyphs: TextGlyphs
   private let rawMax: Float
   private let markup: Markup
+  /// Cells of the bubble area in the text and waybar formats (`bubbles.max`).
+  private let bubbleSlots: Int
+  /// waybar: the `percentage` of the last line written (see ``percentageStep``).
+  private var previousPercentage: Int = 0
   private var sourceName = ""
   /// The source name, JSON-escaped once when it changes.
   private var sourceJSON = ByteLine()
@@ -43,20 +47,27 @@ public final class FrameRenderer {
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
 
-  public init(format: OutputFormat, configuration: Configuration) {
+  package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
     plainGlyphs = TextGlyphs(configuration, encoding: .plain)
     jsonGlyphs = TextGlyphs(configuration, encoding: .json)
     pangoGlyphs = TextGlyphs(configuration, encoding: .pango)
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
+    bubbleSlots = max(0, configuration.bubbleMax)
   }
 
+  /// A waybar line whose only change is `percentage`, by less than this many points, is not
+  /// written: waybar redraws the module for every line, and a percentage-only line (30 % of
+  /// them before) shows nothing new unless the module maps `percentage` to format icons,
+  /// where 5 points is finer than any icon set.
+  package static let percentageStep = 5
+
   /// Forgets the last line, so the next render is written even if unchanged (a new consumer).
-  public func forgetPrevious() { hasPrevious = false }
+  package func forgetPrevious() { hasPrevious = false }
 
   /// Renders the frame; returns true when `line` holds a line that differs from the last one.
-  public func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
+  package func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
     -> Bool
   {
     if info.source != sourceName {
@@ -80,9 +91,16 @@ public final class FrameRenderer {
       appendJSONBody(scene: scene, bars: bars, info: info, into: &output)
     }
     swap(&output, &body)
-    if hasPrevious && body == previousBody { return false }
+    // waybar's body ends before `percentage`, which is compared apart (see `percentageStep`).
+    let percentage = format == .waybar ? Self.percentage(of: bars) : 0
+    if hasPrevious && body == previousBody
+      && abs(percentage - previousPercentage) < Self.percentageStep
+    {
+      return false
+    }
     swap(&body, &previousBody)
     hasPrevious = true
+    previousPercentage = percentage
     sequence += 1
     line.removeAll()
     if format == .json {
@@ -94,6 +112,11 @@ public final class FrameRenderer {
     } else {
       line.append(previousBody)
     }
+    if format == .waybar {
+      line.append(",\"percentage\":")
+      line.append(integer: UInt64(percentage))
+      line.append(UInt8(ascii: "}"))
+    }
     line.append(UInt8(ascii: "\n"))
     return true
   }
@@ -104,14 +127,19 @@ public final class FrameRenderer {
     scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, into output: inout ByteLine,
     glyphs: TextGlyphs
   ) {
-    glyphs.morph.withGlyph(MorphGlyph.frameIndex(for: scene.morph)) { output.append($0) }
+    glyphs.morph.withGlyph(MorphGlyph.frameIndex(for: scene.morph, frames: glyphs.morph.count)) {
+      output.append($0)
+    }
     output.append(UInt8(ascii: " "))
     let levels = glyphs.bars.count
     for height in bars {
       let level = min(levels - 1, max(0, Int(height * Float(levels))))
       glyphs.bars.withGlyph(level) { output.append($0) }
     }
-    guard !scene.bubbles.isEmpty, !glyphs.bubbles.isEmpty else { return }
+    // The bubble area is always `bubbles.max` cells, padded with figure spaces, so the line
+    // keeps one width in every state (neighbouring bar modules do not shift); with
+    // `bubbles.max = 0` there is no area at all.
+    guard bubbleSlots > 0, !glyphs.bubbles.isEmpty else { return }
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
       if glyphs.encoding == .pango {
@@ -125,7 +153,16 @@ public final class FrameRenderer {
         glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
       }
     }
+    var padding = bubbleSlots - scene.bubbles.count
+    while padding > 0 {
+      output.append(Self.bubblePadding)
+      padding -= 1
+    }
   }
+
+  /// What fills the free bubble cells: U+2007 FIGURE SPACE. One cell wide (as every default
+  /// bubble glyph), in DejaVu Sans and Sans Mono, and not whitespace to a bar that trims lines.
+  package static let bubblePadding: StaticString = "\u{2007}"
 
   /// cava's raw ASCII: stereo mirrors the left channel (high→low) against the right (low→high).
   private func appendRaw(bars: UnsafeBufferPointer<Float>, into body: inout ByteLine) {
@@ -140,7 +177,7 @@ public final class FrameRenderer {
   }
 
   /// Set by the engine for stereo layouts: the raw format mirrors the left half.
-  public var mirrored = false
+  package var mirrored = false
 
   private func appendWaybar(
     scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo,
@@ -163,12 +200,16 @@ public final class FrameRenderer {
     } else {
       body.append("audio server unreachable")
     }
-    body.append("\",\"percentage\":")
+    body.append(UInt8(ascii: "\""))
+    // `,"percentage":N}` follows in `render`.
+  }
+
+  /// The mean bar height in percent, 0...100.
+  private static func percentage(of bars: UnsafeBufferPointer<Float>) -> Int {
     var sum: Float = 0
     for height in bars { sum += height }
     let mean = bars.isEmpty ? 0 : sum / Float(bars.count)
-    body.append(integer: UInt64(min(max(mean, 0), 1) * 100 + 0.5))
-    body.append(UInt8(ascii: "}"))
+    return Int(min(max(mean, 0), 1) * 100 + 0.5)
   }
 
   /// Everything after `"time":…` (which the comparison leaves out).

@@ -61,6 +61,6 @@ struct TextGlyphs: Sendable {
     }
     bars = encoded(configuration.barGlyphs)
     bubbles = encoded(configuration.bubbleGlyphs)
-    morph = encoded(MorphGlyph.frames)
+    morph = encoded(configuration.morphGlyphs)
   }
 }

@@ -1,16 +1,16 @@
 /// A bubble alive in the scene, in units of `maxHeight` from its start point
 /// (x right, y up), as every renderer reads it.
-public struct Bubble: Sendable, Equatable {
+package struct Bubble: Sendable, Equatable {
   /// Unique per scene, increasing; lets a GUI track a bubble across frames.
-  public var id: UInt64
-  public var x: Float
-  public var y: Float
-  public var scale: Float
-  public var alpha: Float
+  package var id: UInt64
+  package var x: Float
+  package var y: Float
+  package var scale: Float
+  package var alpha: Float
   /// Index into ``Configuration/bubbleGlyphs``.
-  public var glyphIndex: Int
+  package var glyphIndex: Int
 
-  public init(id: UInt64, x: Float, y: Float, scale: Float, alpha: Float, glyphIndex: Int) {
+  package init(id: UInt64, x: Float, y: Float, scale: Float, alpha: Float, glyphIndex: Int) {
     self.id = id
     self.x = x
     self.y = y

@@ -7,14 +7,14 @@
 /// over the last 40 % (`1 − 0.9·clamp((g − 0.6) / 0.4)`). It is removed at the end.
 ///
 /// Storage is reserved for `bubbleMax` bubbles at init; advancing never allocates.
-public struct BubbleSystem: Sendable {
+package struct BubbleSystem: Sendable {
   /// Seconds the scale animation takes, from the seed.
-  public static let scaleDuration = 0.5
+  package static let scaleDuration = 0.5
   /// Fraction of a bubble's life over which it fades, from the seed.
-  public static let fadeFraction = 0.4
+  package static let fadeFraction = 0.4
 
   /// Live bubbles, oldest first.
-  public private(set) var bubbles: [Bubble] = []
+  package private(set) var bubbles: [Bubble] = []
   private var paths: [BubblePath] = []
   private var spawnTimes: [Double] = []
   private var random: SeededRandom
@@ -28,7 +28,7 @@ public struct BubbleSystem: Sendable {
   private let maxRight: Float
   private let maxHeight: Float
 
-  public init(configuration: Configuration) {
+  package init(configuration: Configuration) {
     random = SeededRandom(seed: configuration.seed)
     maximum = max(0, configuration.bubbleMax)
     minInterval = configuration.bubbleMinInterval
@@ -44,7 +44,7 @@ public struct BubbleSystem: Sendable {
 
   /// Steps every bubble to `time`, drops the finished ones, then spawns one when
   /// `spawn` is set and the min interval and the maximum allow it.
-  public mutating func advance(to time: Double, spawn: Bool) {
+  package mutating func advance(to time: Double, spawn: Bool) {
     var index = 0
     while index < bubbles.count {
       let age = time - spawnTimes[index]

@@ -3,19 +3,19 @@
 /// Changing the target mid-way restarts the animation from the current value, as the
 /// seed's POP animation does when the button flips while still moving. The play/pause
 /// morph and the resting-bar blend are both one of these.
-public struct EasedValue: Sendable, Equatable {
+package struct EasedValue: Sendable, Equatable {
   /// The value at the last ``advance(to:)``.
-  public private(set) var value: Float
+  package private(set) var value: Float
   /// Where the value is heading.
-  public private(set) var target: Float
+  package private(set) var target: Float
   /// Seconds a full animation takes.
-  public let duration: Double
+  package let duration: Double
   /// Maps linear progress to eased progress.
-  public let curve: TimingCurve
+  package let curve: TimingCurve
   private var from: Float
   private var start: Double = 0
 
-  public init(value: Float, duration: Double, curve: TimingCurve = .easeOut) {
+  package init(value: Float, duration: Double, curve: TimingCurve = .easeOut) {
     self.value = value
     self.target = value
     self.from = value
@@ -24,10 +24,10 @@ public struct EasedValue: Sendable, Equatable {
   }
 
   /// True until the value has reached its target.
-  public var isMoving: Bool { value != target }
+  package var isMoving: Bool { value != target }
 
   /// Steps the animation to `time` (seconds of audio).
-  public mutating func advance(to time: Double) {
+  package mutating func advance(to time: Double) {
     guard value != target else { return }
     let progress = duration > 0 ? (time - start) / duration : 1
     if progress >= 1 {
@@ -39,7 +39,7 @@ public struct EasedValue: Sendable, Equatable {
 
   /// Starts an animation toward `newTarget` at `time`, from the value at `time`.
   /// Nothing changes when `newTarget` is already the target.
-  public mutating func retarget(_ newTarget: Float, at time: Double) {
+  package mutating func retarget(_ newTarget: Float, at time: Double) {
     guard newTarget != target else { return }
     advance(to: time)
     from = value
@@ -49,7 +49,7 @@ public struct EasedValue: Sendable, Equatable {
   }
 
   /// Sets the value and target at once, ending any animation.
-  public mutating func jump(to newValue: Float) {
+  package mutating func jump(to newValue: Float) {
     value = newValue
     target = newValue
     from = newValue

@@ -1,5 +1,5 @@
 /// Whether music is playing, as the scene and every output format report it.
-public enum PlaybackState: String, Sendable, CaseIterable {
+package enum PlaybackState: String, Sendable, CaseIterable {
   case playing
   case paused
   case stopped
@@ -9,7 +9,7 @@ public enum PlaybackState: String, Sendable, CaseIterable {
 ///
 /// PulseAudio reports sink inputs (`none`, `corked`, `running`); file, fifo and
 /// stdin input report `running` while they deliver audio and `none` at the end.
-public enum StreamActivity: UInt8, Sendable {
+package enum StreamActivity: UInt8, Sendable {
   /// No stream plays into the monitored sink.
   case none
   /// Streams exist but all are corked (paused by their player).

@@ -4,15 +4,15 @@
 /// `value(at:)` solves the curve's x(t) = x for the parameter t (Newton steps, with a
 /// bisection fallback where the slope is flat) and returns y(t), as
 /// `CAMediaTimingFunction` does. Pure arithmetic, no allocation.
-public struct TimingCurve: Sendable, Equatable {
+package struct TimingCurve: Sendable, Equatable {
   /// First control point.
-  public var x1: Double
-  public var y1: Double
+  package var x1: Double
+  package var y1: Double
   /// Second control point.
-  public var x2: Double
-  public var y2: Double
+  package var x2: Double
+  package var y2: Double
 
-  public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+  package init(x1: Double, y1: Double, x2: Double, y2: Double) {
     self.x1 = x1
     self.y1 = y1
     self.x2 = x2
@@ -20,10 +20,10 @@ public struct TimingCurve: Sendable, Equatable {
   }
 
   /// `kCAMediaTimingFunctionEaseOut`: control points (0, 0) and (0.58, 1).
-  public static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
+  package static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
 
   /// Eased progress for linear progress `x` (clamped to 0...1).
-  public func value(at x: Double) -> Double {
+  package func value(at x: Double) -> Double {
     if x <= 0 { return 0 }
     if x >= 1 { return 1 }
     let t = parameter(forX: x)

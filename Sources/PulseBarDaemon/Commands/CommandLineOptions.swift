@@ -45,6 +45,8 @@ package struct ListenOptions: Equatable {
   package var configPath: String?
   package var format: OutputFormat?
   package var bars: Int?
+  /// `--fps N`: lines per second at most (the daemon caps it at its own rate).
+  package var fps: Int?
 }
 
 /// Options of `pulsebar bands`.
@@ -61,7 +63,7 @@ package enum CommandLineParser {
     usage: pulsebar [run] [--config FILE] [--format text|waybar|json|raw] [--bars N] [--fps N]
                     [--channels mono|stereo] [--input pulse[:SOURCE]|file:PATH|fifo:PATH|stdin]
                     [--offline] [--socket [PATH]] [--no-stdout] [--foreground] [--seed N] [-v]
-           pulsebar listen [--socket PATH] [--format F] [--bars N] [--config FILE]
+           pulsebar listen [--socket PATH] [--format F] [--bars N] [--fps N] [--config FILE]
            pulsebar check-config [FILE]
            pulsebar bands [--bars N] [--low HZ] [--high HZ] [--channels mono|stereo] [--rate HZ] [--config FILE]
            pulsebar --help | --version
@@ -149,6 +151,12 @@ package enum CommandLineParser {
           throw UsageError("--bars: expected a whole number from 1 to 512, got '\(text)'")
         }
         options.bars = bars
+      case "--fps":
+        let text = try value(of: argument, from: &remaining)
+        guard let fps = Int(text), (1...240).contains(fps) else {
+          throw UsageError("--fps: expected a whole number from 1 to 240, got '\(text)'")
+        }
+        options.fps = fps
       default: throw unknown(argument, command: "listen")
       }
     }

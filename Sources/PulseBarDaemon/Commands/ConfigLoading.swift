@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// Finds, reads and parses the config file, then applies command-line overrides.
 package enum ConfigLoading {
@@ -20,19 +21,25 @@ package enum ConfigLoading {
 
   /// The file's text; `nil` when it does not exist and is not required.
   package static func readFile(_ path: String, required: Bool) throws(ConfigError) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT && !required { return nil }
-      throw ConfigError(file: path, line: 0, message: String(cString: strerror(errno)))
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try FileDescriptor.open(path, O_RDONLY)
+    } catch {
+      if error == .noSuchFile && !required { return nil }
+      throw ConfigError(file: path, line: 0, message: error.description)
     }
-    defer { close(descriptor) }
+    defer { descriptor.closeQuietly() }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16384)
     while true {
-      let count = read(descriptor, &chunk, chunk.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ConfigError(file: path, line: 0, message: String(cString: strerror(errno)))
+      let result = chunk.withUnsafeMutableBytes { buffer in
+        Result { () throws(Errno) in try descriptor.read(into: buffer) }
+      }
+      let count: Int
+      switch result {
+      case .success(let read): count = read
+      case .failure(let error):
+        throw ConfigError(file: path, line: 0, message: error.description)
       }
       if count == 0 { break }
       bytes.append(contentsOf: chunk[..<count])

@@ -1,13 +1,19 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar check-config [FILE]` and `pulsebar bands`.
 package enum InfoCommands {
   /// Validates a config file: `FILE: ok` and exit 0, or `FILE:LINE: problem` and exit 2.
+  /// With no FILE it checks the default path, where no file at all is fine: the defaults apply,
+  /// as they do for `pulsebar run` (a FILE named on the command line must exist).
   package static func checkConfig(path: String?) -> Int32 {
     let file = path ?? ConfigLoading.defaultPath()
     do {
-      guard let text = try ConfigLoading.readFile(file, required: true) else { return 2 }
+      guard let text = try ConfigLoading.readFile(file, required: path != nil) else {
+        Console.output("\(file): no such file; all defaults apply\n")
+        return 0
+      }
       _ = try ConfigParser.parse(text, file: file)
       Console.output("\(file): ok\n")
       return 0

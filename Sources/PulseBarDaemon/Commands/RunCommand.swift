@@ -1,6 +1,7 @@
-import CLinux
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar run`: builds the configuration, the input, the pipeline and the
 /// deliveries, then runs the engine (or, with `--offline`, reads the file as
@@ -36,7 +37,7 @@ package enum RunCommand {
         configuration: configuration, options: options)
     case .fifo(let path):
       do {
-        close(try RawPCMSource.openFIFO(path))
+        try RawPCMSource.openFIFO(path).closeQuietly()
       } catch {
         Console.error("pulsebar: \(error)\n")
         return 1
@@ -113,7 +114,14 @@ package enum RunCommand {
         return 2
       }
     }
-    let signals = blockDaemonSignals()
+    SignalHandling.blockDaemonSignals()
+    let signals: SignalReceiver
+    do {
+      signals = try SignalReceiver()
+    } catch {
+      Console.error("pulsebar: signalfd: \(error)\n")
+      return 1
+    }
     let logger = Logger(verbose: options.verbose)
     let notifier = SystemdNotifier.fromEnvironment()
     var deliveries: [FrameDelivery] = []
@@ -139,7 +147,7 @@ package enum RunCommand {
     }
     let buffer = CaptureBuffer(sampleRate: sampleRate, channels: configuration.channels.count)
     let engine = Engine(
-      pipeline: pipeline, buffer: buffer, deliveries: deliveries, signalDescriptor: signals,
+      pipeline: pipeline, buffer: buffer, deliveries: deliveries, signals: signals,
       reload: {
         notifier?.reloading()
         defer { notifier?.ready(status: "reloaded") }
@@ -198,12 +206,5 @@ package enum RunCommand {
     socket?.server.stop()
     source.stop()
     return status
-  }
-
-  /// Blocks the daemon's signals in every thread started later and returns a signalfd for them.
-  private static func blockDaemonSignals() -> Int32 {
-    SignalHandling.blockDaemonSignals()
-    var set = SignalHandling.signalSet()
-    return signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
   }
 }

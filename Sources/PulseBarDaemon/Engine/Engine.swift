@@ -1,6 +1,7 @@
-import CLinux
 import Glibc
+import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 
 /// The live frame loop: drains the capture buffer, advances the pipeline one
 /// frame per `1/fps` s of audio, and hands frames to the deliveries.
@@ -15,13 +16,13 @@ package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
   private var deliveries: [FrameDelivery]
-  private let signalDescriptor: Int32
+  private let signals: SignalReceiver?
   /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
   package var onStatus: ((String) -> Void)?
   /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
-  package var input: (descriptor: Int32, handle: () -> Bool)?
+  package var input: (descriptor: FileDescriptor, handle: () -> Bool)?
 
   /// Whether the loop is stuck inside a frame (read by the watchdog thread).
   package let health = EngineHealth()
@@ -36,12 +37,12 @@ package final class Engine {
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, deliveries: [FrameDelivery],
-    signalDescriptor: Int32 = -1, reload: (() -> Configuration?)? = nil
+    signals: SignalReceiver? = nil, reload: (() -> Configuration?)? = nil
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
     self.deliveries = deliveries
-    self.signalDescriptor = signalDescriptor
+    self.signals = signals
     self.reload = reload
     // A second of audio: more than any fragment, so one read drains a late burst.
     readBuffer = .allocate(capacity: buffer.sampleRate * buffer.channels)
@@ -56,36 +57,35 @@ package final class Engine {
   package func run() -> Int32 {
     syncConsumers(force: true)
     lastFrameTime = monotonicSeconds()
+    // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
+    // no audio server yet, `connected:false`) instead of nothing until the first sound.
+    if let changed = buffer.takeStatusChange() { apply(changed) }
+    deliverFrame()
     // Built once: the loop allocates nothing per frame.
-    var descriptors = [pollfd(fd: buffer.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-    if signalDescriptor >= 0 {
-      descriptors.append(pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0))
-    }
+    var poll = PollSet()
+    let audio = poll.add(buffer.wakeDescriptor)
+    let signalIndex = signals.map { poll.add($0.descriptor) }
     // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
-    let firstWake = descriptors.count
-    for delivery in deliveries where delivery.wakeDescriptor >= 0 {
-      descriptors.append(pollfd(fd: delivery.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+    let firstWake = poll.count
+    for delivery in deliveries {
+      if let wake = delivery.wakeDescriptor { poll.add(wake) }
     }
-    let wakes = firstWake..<descriptors.count
-    if let input {
-      descriptors.append(pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0))
-    }
+    let wakes = firstWake..<poll.count
+    let inputIndex = input.map { poll.add($0.descriptor) }
     while !stopping {
       let timeout = pollTimeout()
-      for index in descriptors.indices { descriptors[index].revents = 0 }
       health.endWork()
-      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+      let ready = poll.wait(timeoutMilliseconds: timeout)
       health.beginWork()
-      if ready < 0 && errno != EINTR { return 1 }
-      if descriptors[0].revents != 0 { buffer.drainWakeups() }
-      if signalDescriptor >= 0 && descriptors[1].revents != 0 { handleSignals() }
-      if let input, descriptors.last!.revents != 0, !input.handle() { break }
+      if !poll.ready(audio).isEmpty { buffer.drainWakeups() }
+      if let signalIndex, !poll.ready(signalIndex).isEmpty { handleSignals() }
+      if let input, let inputIndex, !poll.ready(inputIndex).isEmpty, !input.handle() { break }
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
       let produced = consumeAudio()
       if !produced && ready == 0 {
         tickWithoutAudio()
-      } else if !produced && wakes.contains(where: { descriptors[$0].revents != 0 }) {
+      } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
       if status.endOfStream && buffer.availableSamples < pipeline.hopFrames * buffer.channels {
@@ -183,15 +183,13 @@ package final class Engine {
   }
 
   private func handleSignals() {
-    var information = signalfd_siginfo()
-    while read(signalDescriptor, &information, MemoryLayout<signalfd_siginfo>.size) > 0 {
-      switch Int32(information.ssi_signo) {
-      case SIGTERM, SIGINT: stopping = true
-      case SIGHUP, SIGUSR1:
+    while let signal = signals?.poll() {
+      switch signal {
+      case .terminate: stopping = true
+      case .reload:
         if let configuration = reload?() { replacePipeline(configuration) }
-      case SIGWINCH:
+      case .resize:
         tickWithoutAudio()
-      default: break
       }
     }
   }

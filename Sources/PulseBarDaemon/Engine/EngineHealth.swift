@@ -1,4 +1,5 @@
 import PulseBarAudio
+import PulseBarSystem
 import Synchronization
 
 /// Whether the engine thread is making progress, for the systemd watchdog.

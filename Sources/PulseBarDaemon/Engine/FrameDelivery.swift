@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarSystem
 
 /// Somewhere frames go: stdout, the socket server, the terminal view.
 ///
@@ -15,11 +16,11 @@ package protocol FrameDelivery: AnyObject {
   func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool
   /// A descriptor the engine polls; when readable it delivers the current frame again (without
   /// advancing), and the delivery drains it. -1 (the default) for none.
-  var wakeDescriptor: Int32 { get }
+  var wakeDescriptor: FileDescriptor? { get }
 }
 
 extension FrameDelivery {
-  package var wakeDescriptor: Int32 { -1 }
+  package var wakeDescriptor: FileDescriptor? { nil }
 }
 
 /// Writes one consumer's changed lines to a descriptor (stdout), blocking.
@@ -28,11 +29,11 @@ extension FrameDelivery {
 /// is the path that never blocks. A closed reader (EPIPE) stops the engine.
 package final class DescriptorDelivery: FrameDelivery {
   private let key: ConsumerKey
-  private let descriptor: Int32
+  private let descriptor: FileDescriptor
   package let wantedKeys: [ConsumerKey]
   package let keysVersion: UInt64 = 0
 
-  package init(key: ConsumerKey, descriptor: Int32 = 1) {
+  package init(key: ConsumerKey, descriptor: FileDescriptor = .standardOutput) {
     self.key = key
     self.descriptor = descriptor
     wantedKeys = [key]
@@ -41,6 +42,6 @@ package final class DescriptorDelivery: FrameDelivery {
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     guard let index = pipeline.consumerIndex(of: key), let line = pipeline.changedLine(index)
     else { return true }
-    return line.withUnsafeBytes { Console.writeAll($0, to: descriptor) }
+    return line.withUnsafeBytes { (try? descriptor.writeAll($0)) != nil }
   }
 }

@@ -5,7 +5,7 @@
 /// monotonic nanoseconds supplied by the caller, so tests drive it with exact values.
 ///
 /// The contract (DESIGN "Socket"): a client may send one line within 100 ms,
-/// `format=<f> bars=<n>`, both optional; without one it gets the default subscription. A bad
+/// `format=<f> bars=<n> fps=<n>`, all optional; without one it gets the default subscription. A bad
 /// line (binary data, longer than 256 bytes, unknown key or format, bars out of range) gets
 /// one `error: …` line and the connection is closed. A client with a write backlog that makes
 /// no progress for 5 s is stuck and is dropped.
@@ -14,8 +14,8 @@ package struct ClientProtocol: Sendable {
   package enum State: Equatable, Sendable {
     /// Connected; the subscription line may still come.
     case awaitingSubscription
-    /// Receiving frames of this subscription.
-    case subscribed(Subscription)
+    /// Receiving frames (the subscription itself is in the server's registry, not here).
+    case subscribed
     /// Refused or dropped; the loop closes it.
     case closed
   }
@@ -41,13 +41,16 @@ package struct ClientProtocol: Sendable {
 
   package private(set) var state = State.awaitingSubscription
   private let defaultSubscription: Subscription
+  /// The daemon's frame rate: a client asking for more gets this (see ``Subscription/parse(_:base:maxFPS:)``).
+  private let maxFPS: Int
   private let connectedAt: UInt64
   private var line: [UInt8] = []
   /// When the current write backlog last made progress (or began); `nil` without a backlog.
   private var backlogProgressAt: UInt64?
 
-  package init(defaultSubscription: Subscription, connectedAt: UInt64) {
+  package init(defaultSubscription: Subscription, maxFPS: Int = 240, connectedAt: UInt64) {
     self.defaultSubscription = defaultSubscription
+    self.maxFPS = maxFPS
     self.connectedAt = connectedAt
   }
 
@@ -94,7 +97,7 @@ package struct ClientProtocol: Sendable {
     case .awaitingSubscription:
       guard now >= connectedAt &+ Self.subscriptionTimeout else { return .none }
       if !line.isEmpty { return reject("subscription line not finished within 100 ms") }
-      state = .subscribed(defaultSubscription)
+      state = .subscribed
       return .subscribe(defaultSubscription)
     case .subscribed:
       guard let since = backlogProgressAt, now >= since &+ Self.stuckTimeout else { return .none }
@@ -129,9 +132,9 @@ package struct ClientProtocol: Sendable {
 
   private mutating func finishLine() -> Action {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-    switch Subscription.parse(line, base: defaultSubscription) {
+    switch Subscription.parse(line, base: defaultSubscription, maxFPS: maxFPS) {
     case .success(let subscription):
-      state = .subscribed(subscription)
+      state = .subscribed
       line = []
       return .subscribe(subscription)
     case .failure(let error):

@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarSystem
 
 /// How `pulsebar run` gets its socket: the listener systemd passes (`LISTEN_FDS`), with or
 /// without `--socket`; else a listener at `--socket`'s path (the configured or default one when
@@ -22,8 +23,9 @@ package enum DaemonSocket {
         ownsPath = nil
         logger.info("socket: listening on the socket systemd passed")
       } else if let socketPath {
-        let path = UnixSocket.defaultPath(
-          configured: socketPath.isEmpty ? configuration.socketPath : socketPath)
+        let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
+        let path = UnixSocket.defaultPath(configured: configured)
+        if let note = UnixSocket.guessedPathNote(configured: configured) { logger.notice(note) }
         listener = try UnixSocket.listen(path: path)
         ownsPath = path
         logger.info("socket: listening on \(path)")

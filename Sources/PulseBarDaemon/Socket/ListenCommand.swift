@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar listen`: reads a running daemon's socket and prints its frames, one per line,
 /// each written (flushed) as it arrives.
@@ -9,24 +10,60 @@ import PulseBarCore
 /// with back-off from 100 ms up to 2 s. It exits 0 on SIGTERM or SIGINT and when its stdout
 /// goes away (EPIPE); 2 when the daemon refuses the subscription it asked for.
 package enum ListenCommand {
-  /// `pulsebar listen [--socket PATH] [--format F] [--bars N] [--config FILE]`: loads the config
-  /// (for the socket path, default format and offline text), then ``run(socketPath:format:bars:configuration:)``.
+  /// The config keys a client chooses: what it asks the daemon for (format, bars, fps), what it
+  /// shows while the daemon is away, and where the socket is. Every other key configures the
+  /// daemon (`pulsebar run`): a listener cannot change how the daemon analyses or renders.
+  package static let clientKeys = [
+    "general.format", "general.bars", "general.fps", "output.offline_text", "socket.path",
+  ]
+
+  /// `pulsebar listen [--socket PATH] [--format F] [--bars N] [--fps N] [--config FILE]`.
+  ///
+  /// With `--config FILE` the file is the client's own: its `format`, `bars` and `fps` are
+  /// asked for (the options win over them), and any daemon-side key in it gets one warning
+  /// line naming them all. Without it, listen reads the user's config (the daemon's file) only
+  /// for the socket path and `offline_text`, and asks for what the options say (the daemon's
+  /// defaults for the rest), so a daemon's keys there warn nobody.
   package static func run(_ options: ListenOptions) -> Int32 {
-    let configuration: Configuration
+    var configuration: Configuration
+    var format = options.format
+    var bars = options.bars
+    var fps = options.fps
     do {
-      configuration = try ConfigLoading.load(path: options.configPath)
+      if let path = options.configPath {
+        let text = try ConfigLoading.readFile(path, required: true) ?? ""
+        let parsed = try ConfigParser.parseListingKeys(text, file: path)
+        configuration = parsed.configuration
+        if let warning = daemonKeysWarning(file: path, keys: parsed.keys) {
+          Console.error(warning)
+        }
+        if parsed.keys.contains("general.format") { format = format ?? configuration.format }
+        if parsed.keys.contains("general.bars") { bars = bars ?? configuration.bars }
+        if parsed.keys.contains("general.fps") { fps = fps ?? configuration.fps }
+      } else {
+        configuration = try ConfigLoading.load(path: nil)
+      }
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
     }
     return run(
-      socketPath: options.socketPath ?? "", format: options.format, bars: options.bars,
+      socketPath: options.socketPath ?? "", format: format, bars: bars, fps: fps,
       configuration: configuration)
+  }
+
+  /// The one warning line for daemon-side keys in a listener's config file, or `nil`.
+  package static func daemonKeysWarning(file: String, keys: [String]) -> String? {
+    let ignored = keys.filter { !clientKeys.contains($0) }
+    guard !ignored.isEmpty else { return nil }
+    return
+      "pulsebar listen: \(file): ignoring daemon-side keys (they configure `pulsebar run`): \(ignored.joined(separator: ", "))\n"
   }
 
   /// Runs until a signal or a closed stdout; returns the exit status.
   package static func run(
-    socketPath: String, format: OutputFormat?, bars: Int?, configuration: Configuration
+    socketPath: String, format: OutputFormat?, bars: Int?, fps: Int? = nil,
+    configuration: Configuration
   ) -> Int32 {
     SignalHandling.blockDaemonSignals()
     let signals: SignalReceiver
@@ -36,16 +73,22 @@ package enum ListenCommand {
       Console.error("pulsebar listen: signalfd: \(error)\n")
       return 1
     }
-    let path = UnixSocket.defaultPath(
-      configured: socketPath.isEmpty ? configuration.socketPath : socketPath)
-    let request = Subscription.requestLine(format: format, bars: bars)
+    let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
+    let path = UnixSocket.defaultPath(configured: configured)
+    if let note = UnixSocket.guessedPathNote(configured: configured) {
+      Console.error("pulsebar listen: \(note)\n")
+    }
+    let request = Subscription.requestLine(format: format, bars: bars, fps: fps)
     let offline = offlineFrame(
       format: format ?? configuration.format, bars: bars ?? configuration.bars,
       configuration: configuration)
     var backoff = Backoff()
     var offlineShown = false
+    // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
+    var outageReported = false
     while true {
-      if let socket = try? UnixSocket.connect(path: path) {
+      let connection = Result { () throws(Errno) in try UnixSocket.connect(path: path) }
+      if case .success(let socket) = connection {
         let outcome = stream(socket, request: request, signals: signals)
         socket.closeQuietly()
         switch outcome {
@@ -56,9 +99,22 @@ package enum ListenCommand {
         case .disconnected(let sawFrames):
           if sawFrames {
             offlineShown = false
+            outageReported = false
             backoff.reset()
           }
         }
+      }
+      if !outageReported {
+        outageReported = true
+        let reason: String
+        if case .failure(let error) = connection {
+          reason = error.description
+        } else {
+          reason = "it went away"
+        }
+        Console.error(
+          "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+        )
       }
       if !offlineShown {
         guard Console.output(offline) else { return 0 }
@@ -71,23 +127,30 @@ package enum ListenCommand {
     }
   }
 
-  /// The line printed while the daemon is unreachable.
+  /// The line printed while the daemon is unreachable. `offline_text` (default ⊘) is its text in
+  /// every format that has one, so the module stays visible:
   ///
-  /// - `waybar`: an empty text with class and alt `offline`, so CSS can hide or dim the module;
-  /// - `json`: `{"state":"offline"}`;
-  /// - `text`: the configured `offline_text` (empty by default: the module shows nothing);
+  /// - `waybar`: text `offline_text`, class and alt `offline` (the shipped CSS dims it); an
+  ///   empty text would make waybar hide the module, and a bar with nothing else vanish;
+  /// - `json`: `{"state":"offline","text":…}`;
+  /// - `text`: `offline_text` (polybar, i3blocks: a block that went blank, or kept the last
+  ///   playing frame, said nothing about the daemon being gone);
   /// - `raw`: every bar at 0 (`0;` per bar), what cava prints in silence, so a script that
   ///   splits on `;` keeps working.
   package static func offlineFrame(
     format: OutputFormat, bars: Int, configuration: Configuration
   ) -> String {
+    var text = ByteLine()
+    text.appendJSONEscaped(configuration.offlineText.utf8)
+    let json = String(decoding: text.bytes, as: UTF8.self)
     switch format {
     case .waybar:
       return
-        #"{"text":"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
+        #"{"text":""# + json
+        + #"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
         + "\n"
     case .json:
-      return #"{"state":"offline"}"# + "\n"
+      return #"{"state":"offline","text":""# + json + #""}"# + "\n"
     case .text:
       return configuration.offlineText + "\n"
     case .raw:
@@ -114,17 +177,16 @@ package enum ListenCommand {
     var pending: [UInt8] = []
     var sawFrames = false
     var chunk = [UInt8](repeating: 0, count: 65536)
+    var poll = PollSet()
+    poll.add(socket)
+    poll.add(signals.descriptor)
+    // No events asked: POLLERR arrives when the reader of a stdout pipe goes away.
+    poll.add(.standardOutput, [])
     while true {
-      var descriptors = [
-        pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        // No events asked: POLLERR arrives when the reader of a stdout pipe goes away.
-        pollfd(fd: 1, events: 0, revents: 0),
-      ]
-      if poll(&descriptors, 3, -1) < 0 { continue }
-      if descriptors[1].revents != 0, case .terminate = signals.poll() { return .finished }
-      if descriptors[2].revents & Int16(POLLERR) != 0 { return .finished }
-      guard descriptors[0].revents != 0 else { continue }
+      guard poll.wait(timeoutMilliseconds: -1) > 0 else { continue }
+      if !poll.ready(1).isEmpty, case .terminate = signals.poll() { return .finished }
+      if poll.ready(2).contains(.error) { return .finished }
+      guard !poll.ready(0).isEmpty else { continue }
       let count = chunk.withUnsafeMutableBytes { (try? socket.read(into: $0)) ?? 0 }
       guard count > 0 else { return .disconnected(sawFrames: sawFrames) }
       pending.append(contentsOf: chunk[..<count])
@@ -154,15 +216,14 @@ package enum ListenCommand {
   /// Waits `delay` for a stop signal or a closed stdout.
   private static func wait(_ delay: Duration, signals: SignalReceiver) -> WaitOutcome {
     let deadline = ContinuousClock.now + delay
+    var poll = PollSet()
+    poll.add(signals.descriptor)
+    poll.add(.standardOutput, [])
     while ContinuousClock.now < deadline {
-      var descriptors = [
-        pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: 1, events: 0, revents: 0),
-      ]
       let remaining = Int32(clamping: (deadline - ContinuousClock.now).milliseconds)
-      if poll(&descriptors, 2, max(0, remaining)) < 0 { continue }
-      if descriptors[0].revents != 0, case .terminate = signals.poll() { return .finished }
-      if descriptors[1].revents & Int16(POLLERR) != 0 { return .finished }
+      poll.wait(timeoutMilliseconds: max(0, remaining))
+      if !poll.ready(0).isEmpty, case .terminate = signals.poll() { return .finished }
+      if poll.ready(1).contains(.error) { return .finished }
     }
     return .timedOut
   }

@@ -1,21 +1,18 @@
 import PulseBarCore
+import PulseBarSystem
 
-/// The engine's side of the socket server: registers the clients' distinct subscriptions as
-/// pipeline consumers and publishes each one's line when it changed.
+/// The engine's side of the socket server: names the registry's subscriptions to the pipeline
+/// as consumers, and publishes each frame's lines into the registry (see the flow at the top
+/// of `SocketServer.swift`).
 ///
-/// A subscription publishes its consumer's line when this frame changed it; a subscription
-/// new to this delivery publishes the current line even when the scene stands still (stdout
-/// may have registered the same consumer long before). The engine also
-/// polls ``wakeDescriptor``, which the server signals when the subscriptions change, so an
-/// idle engine renders a new client's first line at once. Confined to the engine thread.
+/// It keeps no subscriptions of its own: the server's registry is their one record, and it
+/// decides which subscriptions need a first line. The engine also polls ``wakeDescriptor``,
+/// which the server signals when the subscriptions change, so an idle engine renders a new
+/// client's first line at once. Confined to the engine thread.
 package final class SocketDelivery: FrameDelivery {
   /// The server; `run` starts it once capture runs and stops it on exit.
   package let server: SocketServer
   private let wake: FileDescriptor
-  private var subscriptions: [Subscription] = []
-  private var seenVersion: UInt64 = .max
-  /// Subscriptions that have published at least one line.
-  private var published: Set<Subscription> = []
 
   /// A delivery to `server`, which must be created with `onSubscriptionsChanged` calling
   /// `EventDescriptor.signal` on `wake` (``make(_:)`` does that).
@@ -36,38 +33,19 @@ package final class SocketDelivery: FrameDelivery {
   }
 
   /// Readable when the subscriptions changed; the engine drains it and delivers a frame.
-  package var wakeDescriptor: Int32 { wake.rawValue }
+  package var wakeDescriptor: FileDescriptor? { wake }
 
   package var keysVersion: UInt64 { server.subscriptionsVersion }
 
-  package var wantedKeys: [ConsumerKey] {
-    refresh()
-    return subscriptions.map { ConsumerKey(format: $0.format, bars: $0.bars) }
-  }
+  package var wantedKeys: [ConsumerKey] { server.subscriptions().map(\.consumerKey) }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     EventDescriptor.drain(wake)
-    refresh()
-    for subscription in subscriptions {
-      let key = ConsumerKey(format: subscription.format, bars: subscription.bars)
-      guard let index = pipeline.consumerIndex(of: key) else { continue }
-      let isNew = !published.contains(subscription)
-      guard let line = isNew ? pipeline.currentLine(index) : pipeline.changedLine(index) else {
-        continue
-      }
-      if isNew { published.insert(subscription) }
-      line.withUnsafeBytes { server.publish(subscription, line: $0) }
+    server.publishFrame { subscription, needsFirstLine in
+      // A subscription whose consumer the engine has not registered yet waits a frame.
+      guard let index = pipeline.consumerIndex(of: subscription.consumerKey) else { return nil }
+      return needsFirstLine ? pipeline.currentLine(index) : pipeline.changedLine(index)
     }
     return true
-  }
-
-  /// Picks up a new set of subscriptions; forgets what was published for ones that left.
-  private func refresh() {
-    let version = server.subscriptionsVersion
-    guard version != seenVersion else { return }
-    seenVersion = version
-    subscriptions = server.subscriptions()
-    let current = Set(subscriptions)
-    published.formIntersection(current)
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarSystem
 import Synchronization
 
 /// The socket server's event loop: one epoll over the listener, the clients, an eventfd the
@@ -13,8 +14,6 @@ final class SocketLoop {
     var generation: UInt64
     var session: ClientProtocol
     var interest: Epoll.Events
-    /// The subscription registered with the server, if any.
-    var attached: Subscription?
     /// Bytes of the outbox's first line already written.
     var offset = 0
   }
@@ -139,7 +138,8 @@ final class SocketLoop {
       connections[slot] = Connection(
         descriptor: client, generation: generation,
         session: ClientProtocol(
-          defaultSubscription: server.defaultSubscription, connectedAt: monotonicNanoseconds()),
+          defaultSubscription: server.defaultSubscription, maxFPS: server.maxFPS,
+          connectedAt: monotonicNanoseconds()),
         interest: interest)
       activeCount += 1
       server.connectedClients.add(1, ordering: .relaxed)
@@ -188,7 +188,6 @@ final class SocketLoop {
         apply(.reject("error: \(problem)\n"), slot)
         return
       }
-      connections[slot]!.attached = subscription
       server.attach(slot: slot, to: subscription)
       flush(slot)
     case .reject(let line):
@@ -208,13 +207,11 @@ final class SocketLoop {
   /// Moves every idle subscribed client's inbox into its outbox and writes.
   private func deliverQueuedLines() {
     refilled.removeAll(keepingCapacity: true)
-    server.shared.withLock { state in
+    server.registry.withLock { registry in
       for slot in connections.indices {
-        guard let connection = connections[slot], connection.attached != nil,
-          !connection.interest.contains(.writable), outboxes[slot].isEmpty,
-          !state.inboxes[slot].lines.isEmpty
+        guard let connection = connections[slot], !connection.interest.contains(.writable),
+          outboxes[slot].isEmpty, registry.takeLines(slot: slot, into: &outboxes[slot])
         else { continue }
-        swap(&state.inboxes[slot].lines, &outboxes[slot])
         refilled.append(slot)
       }
     }
@@ -253,11 +250,7 @@ final class SocketLoop {
         }
       }
       guard refill else { break }
-      let more = server.shared.withLock { state -> Bool in
-        guard !state.inboxes[slot].lines.isEmpty else { return false }
-        swap(&state.inboxes[slot].lines, &outboxes[slot])
-        return true
-      }
+      let more = server.registry.withLock { $0.takeLines(slot: slot, into: &outboxes[slot]) }
       if !more { break }
     }
     connection.session.drained()
@@ -268,21 +261,15 @@ final class SocketLoop {
   private func writeSome(
     _ descriptor: FileDescriptor, _ line: UnsafeRawBufferPointer, from offset: Int
   ) -> Result<Int, Errno> {
-    // send with MSG_NOSIGNAL: a vanished client is EPIPE even where SIGPIPE is not ignored.
-    valueOrErrno(retryOnInterrupt: true) {
-      send(
-        descriptor.rawValue, line.baseAddress! + offset, line.count - offset, Int32(MSG_NOSIGNAL))
+    Result { () throws(Errno) in
+      try descriptor.send(UnsafeRawBufferPointer(rebasing: line[offset...]))
     }
   }
 
   /// Writes a last line (an error) without blocking, then closes so the peer reads it and EOF.
   private func sendFinal(_ descriptor: FileDescriptor, _ line: String) {
     var line = line
-    _ = line.withUTF8 { bytes in
-      valueOrErrno(retryOnInterrupt: true) {
-        send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-      }
-    }
+    _ = line.withUTF8 { bytes in try? descriptor.send(UnsafeRawBufferPointer(bytes)) }
     descriptor.shutdownWrite()
     // Unread input at close can turn into a reset on some stacks; read a little of it away.
     for _ in 0..<4 {
@@ -329,8 +316,8 @@ final class SocketLoop {
   private func forget(_ slot: Int) {
     guard let connection = connections[slot] else { return }
     epoll.remove(connection.descriptor)
-    if connection.attached != nil { server.detach(slot: slot) }
-    outboxes[slot].removeAll(keepingCapacity: false)  // as the inbox (SocketServer.detach)
+    server.detach(slot: slot)
+    outboxes[slot].removeAll(keepingCapacity: false)  // as the inbox (SubscriptionRegistry.detach)
     connections[slot] = nil
     activeCount -= 1
     server.connectedClients.subtract(1, ordering: .relaxed)

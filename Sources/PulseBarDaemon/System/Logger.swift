@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarAudio
+import PulseBarSystem
 
 /// One line per message on stderr; with `<N>` syslog priority prefixes when stderr is the
 /// journal (`JOURNAL_STREAM` names the device and inode of our stderr), as sd-daemon(3) asks.

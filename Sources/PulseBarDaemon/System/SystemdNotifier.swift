@@ -1,5 +1,5 @@
-import CLinux
 import Glibc
+import PulseBarSystem
 
 /// `sd_notify` without libsystemd: datagrams to `NOTIFY_SOCKET` (a path, or `@name` for an
 /// abstract socket).
@@ -7,19 +7,14 @@ import Glibc
 /// Messages are best effort, as in libsystemd: a notify socket that went away is not an error
 /// the daemon can do anything about.
 package struct SystemdNotifier: Sendable {
-  private let address: UnixSocketAddress
-  private let socket: FileDescriptor
+  private let sender: UnixDatagramSender
   /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC`, when that is set for this process.
   package let watchdogInterval: Duration?
 
   /// The notifier for `NOTIFY_SOCKET`, or `nil` when systemd did not ask for notifications.
   package static func fromEnvironment() -> SystemdNotifier? {
-    guard let path = environment("NOTIFY_SOCKET"),
-      let address = try? UnixSocketAddress(path: path)
+    guard let path = environment("NOTIFY_SOCKET"), let sender = UnixDatagramSender(path: path)
     else { return nil }
-    let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    let raw = Glibc.socket(AF_UNIX, type, 0)
-    guard raw >= 0 else { return nil }
     var interval: Duration?
     let watchdogPid = environment("WATCHDOG_PID").flatMap { Int32($0) }
     if let usec = environment("WATCHDOG_USEC").flatMap({ Int64($0) }), usec > 0,
@@ -27,25 +22,12 @@ package struct SystemdNotifier: Sendable {
     {
       interval = .microseconds(usec / 2)
     }
-    return SystemdNotifier(
-      address: address, socket: FileDescriptor(rawValue: raw), watchdogInterval: interval)
+    return SystemdNotifier(sender: sender, watchdogInterval: interval)
   }
 
   /// Sends one notification (`KEY=value` lines); true when the datagram went out.
   @discardableResult
-  package func send(_ message: String) -> Bool {
-    var message = message
-    return message.withUTF8 { bytes in
-      address.withSocketAddress { pointer, length in
-        let sent = valueOrErrno(retryOnInterrupt: true) {
-          sendto(
-            socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
-        }
-        if case .success = sent { return true }
-        return false
-      }
-    }
-  }
+  package func send(_ message: String) -> Bool { sender.send(message) }
 
   /// `READY=1` with a status line.
   package func ready(status: String) { send("READY=1\nSTATUS=\(Self.clean(status))") }

@@ -1,5 +1,6 @@
 import Glibc
 import PulseBarAudio
+import PulseBarSystem
 
 /// Sends stderr to a file while the full-screen view is up, and back afterwards.
 ///
@@ -8,22 +9,24 @@ import PulseBarAudio
 /// user is told where the lines went, if there were any.
 package struct StderrRedirection {
   private let path: String
-  private let saved: Int32
+  private let saved: FileDescriptor
 
   /// Redirects stderr to `path` (truncated, mode 0600); `nil` when the file cannot be opened.
   package init?(path: String) {
-    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard file >= 0 else { return nil }
-    saved = dup(2)
-    dup2(file, 2)
-    close(file)
+    guard
+      let file = try? FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
+    else { return nil }
+    defer { file.closeQuietly() }
+    guard let saved = try? FileDescriptor.standardError.duplicate() else { return nil }
+    self.saved = saved
+    _ = try? file.duplicate(as: .standardError)
     self.path = path
   }
 
   /// Puts stderr back and mentions the log file when something was written to it.
   package func restore() {
-    dup2(saved, 2)
-    close(saved)
+    _ = try? saved.duplicate(as: .standardError)
+    saved.closeQuietly()
     var status = stat()
     if stat(path, &status) == 0 && status.st_size > 0 {
       Console.error("pulsebar: messages from the session are in \(path)\n")

@@ -1,7 +1,7 @@
-import CLinux
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 
 /// The `--foreground` delivery: draws each frame into the ``TerminalView``, with the
 /// status line's figures (fps and CPU measured here, socket figures and the onset
@@ -24,8 +24,10 @@ package final class TerminalDelivery: FrameDelivery {
   /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
   /// (the capture fragment) as the estimate.
   package var onsetLatency: (() -> Double?)?
-  /// An eventfd the engine polls; readable while a redraw is pending.
-  package let wakeDescriptor: Int32 = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+  /// Readable while a redraw is pending.
+  private let wake = WakeSignal()
+  /// The eventfd the engine polls.
+  package var wakeDescriptor: FileDescriptor? { wake.descriptor }
   private let key: ConsumerKey
   private var meter = TerminalMeter()
   private var wakePending = false
@@ -37,21 +39,15 @@ package final class TerminalDelivery: FrameDelivery {
     requestRedraw()
   }
 
-  deinit {
-    close(wakeDescriptor)
-  }
-
   /// Asks the engine to deliver the current frame again (after a resize, say).
   package func requestRedraw() {
-    var one: UInt64 = 1
-    _ = write(wakeDescriptor, &one, 8)
+    wake.signal()
     wakePending = true
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     if wakePending {
-      var count: UInt64 = 0
-      _ = read(wakeDescriptor, &count, 8)
+      wake.drain()
       wakePending = false
     }
     guard let bars = pipeline.displayedBars(count: key.bars) else { return true }

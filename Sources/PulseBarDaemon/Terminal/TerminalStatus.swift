@@ -1,3 +1,5 @@
+import PulseBarCore
+
 /// What the terminal view's status line shows, gathered by the engine each frame.
 package struct TerminalStatus {
   /// The capture source, as `InputSpec` prints it or the PulseAudio source name.

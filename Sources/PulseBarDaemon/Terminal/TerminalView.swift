@@ -1,7 +1,7 @@
-import CLinux
 import Glibc
 import PulseBarAudio
 import PulseBarCore
+import PulseBarSystem
 
 /// The full-screen debug view of `pulsebar run --foreground`: multi-row bars, the
 /// play/pause morph drawn from its polygon in braille dots, rising bubbles and a
@@ -12,28 +12,29 @@ import PulseBarCore
 /// polls ``inputDescriptor`` for POLLIN, calls ``handleInput()`` when it is readable,
 /// ``draw(scene:bars:status:)`` once per frame and ``restore()`` on quit or SIGTERM.
 package final class TerminalView {
-  private let output: Int32
-  private let input: Int32
+  private let output: FileDescriptor
+  private let input: FileDescriptor
   /// A fixed grid size (bench, tests); `nil` asks the terminal each frame.
   private let fixedSize: (rows: Int, columns: Int)?
   var canvas: TerminalCanvas
   /// The bubble glyphs' first scalars, indexed like ``Configuration/bubbleGlyphs``.
   let bubbleScalars: [UInt32]
-  private var savedModes: termios?
+  private var rawMode: RawTerminalMode?
   private var entered = false
   private var owner: pthread_t?
   private var inputBytes = [UInt8](repeating: 0, count: 64)
 
   /// A view on stdout and stdin; throws when stdout is not a terminal.
   package convenience init(configuration: Configuration) throws(TerminalError) {
-    guard isatty(1) != 0 else { throw .notATerminal }
-    self.init(configuration: configuration, output: 1, input: 0, size: nil)
+    guard FileDescriptor.standardOutput.isTerminal else { throw .notATerminal }
+    self.init(
+      configuration: configuration, output: .standardOutput, input: .standardInput, size: nil)
   }
 
   /// A view writing to any descriptor: `size` fixes the grid instead of asking the
   /// terminal (for the bench and tests, which draw into a pipe or /dev/null).
   package init(
-    configuration: Configuration, output: Int32, input: Int32,
+    configuration: Configuration, output: FileDescriptor, input: FileDescriptor,
     size: (rows: Int, columns: Int)?
   ) {
     self.output = output
@@ -50,7 +51,9 @@ package final class TerminalView {
   /// The descriptor the engine polls for key presses.
   /// It is -1 (which `poll` skips) when stdin is not a terminal: /dev/null or a spent
   /// pipe would read as "ready" forever and spin the engine.
-  package var inputDescriptor: Int32 { isatty(input) != 0 ? input : -1 }
+  package var inputDescriptor: FileDescriptor {
+    input.isTerminal ? input : FileDescriptor(rawValue: -1)
+  }
 
   // MARK: - Lifecycle
 
@@ -60,16 +63,7 @@ package final class TerminalView {
     assertConfined()
     guard !entered else { return }
     entered = true
-    var modes = termios()
-    if isatty(input) != 0 && tcgetattr(input, &modes) == 0 {
-      savedModes = modes
-      modes.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
-      withUnsafeMutableBytes(of: &modes.c_cc) { controls in
-        controls[Int(VMIN)] = 0
-        controls[Int(VTIME)] = 0
-      }
-      _ = tcsetattr(input, TCSANOW, &modes)
-    }
+    rawMode = RawTerminalMode(input)
     emit("\u{1B}[?1049h\u{1B}[?25l")
     canvas.invalidate()
   }
@@ -80,10 +74,8 @@ package final class TerminalView {
     guard entered else { return }
     entered = false
     emit("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
-    if var modes = savedModes {
-      _ = tcsetattr(input, TCSANOW, &modes)
-      savedModes = nil
-    }
+    rawMode?.restore()
+    rawMode = nil
   }
 
   // MARK: - Input
@@ -92,8 +84,14 @@ package final class TerminalView {
   /// terminal is gone (end of input or an error such as EIO after a hang-up).
   package func handleInput() -> Bool {
     assertConfined()
-    let count = inputBytes.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-    if count < 0 { return errno != EAGAIN && errno != EINTR }
+    let result = inputBytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(Errno) in try input.read(into: buffer, retryOnInterrupt: false) }
+    }
+    let count: Int
+    switch result {
+    case .success(let read): count = read
+    case .failure(let error): return error != .wouldBlock && error != .interrupted
+    }
     if count == 0 { return inputHungUp() }
     for index in 0..<count {
       switch inputBytes[index] {
@@ -107,9 +105,8 @@ package final class TerminalView {
   /// True when the input reports a hang-up (a raw terminal also reads 0 bytes when
   /// simply idle, so a zero-length read alone proves nothing).
   private func inputHungUp() -> Bool {
-    var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptor, 1, 0) > 0 else { return false }
-    return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    !input.wait(for: .readable, timeoutMilliseconds: 0)
+      .intersection([.hangup, .error, .invalid]).isEmpty
   }
 
   // MARK: - Frame
@@ -122,7 +119,7 @@ package final class TerminalView {
     canvas.compose(scene: scene, bars: bars, status: status, bubbleGlyphs: bubbleScalars)
     canvas.render()
     guard !canvas.bytes.isEmpty else { return }
-    canvas.bytes.withUnsafeBytes { _ = Console.writeAll($0, to: output) }
+    canvas.bytes.withUnsafeBytes { _ = try? output.writeAll($0) }
   }
 
   /// Bytes the last ``draw(scene:bars:status:)`` wrote (0 when nothing changed).
@@ -130,15 +127,11 @@ package final class TerminalView {
 
   /// The output terminal's size, or 24 × 80 when it cannot say.
   private func terminalSize() -> (rows: Int, columns: Int) {
-    var size = winsize()
-    guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
-      return (24, 80)
-    }
-    return (Int(size.ws_row), Int(size.ws_col))
+    output.terminalSize() ?? (24, 80)
   }
 
   private func emit(_ text: StaticString) {
-    text.withUTF8Buffer { _ = Console.writeAll(UnsafeRawBufferPointer($0), to: output) }
+    text.withUTF8Buffer { _ = try? output.writeAll(UnsafeRawBufferPointer($0)) }
   }
 
   /// The glyph's first scalar (a variation selector after it is dropped, so "❤️" draws
@@ -155,8 +148,8 @@ package final class TerminalView {
   }
 
   private static func terminalHasTruecolor() -> Bool {
-    guard let value = getenv("COLORTERM") else { return false }
-    return strcmp(value, "truecolor") == 0 || strcmp(value, "24bit") == 0
+    let value = environment("COLORTERM")
+    return value == "truecolor" || value == "24bit"
   }
 
   /// Debug check of the thread confinement documented on the type.

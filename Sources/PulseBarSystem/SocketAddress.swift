@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// A Unix-domain socket address (`sockaddr_un`) built from a path.
@@ -28,7 +28,7 @@ package struct UnixSocketAddress: Sendable {
   }
 
   /// Calls `body` with the address as a `sockaddr` pointer and its length.
-  package func withSocketAddress<R>(
+  func withSocketAddress<R>(
     _ body: (UnsafePointer<sockaddr>, socklen_t) -> R
   ) -> R {
     withUnsafePointer(to: storage) { pointer in

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// The listening socket systemd hands over (`LISTEN_FDS`/`LISTEN_PID`, first descriptor 3).
@@ -52,10 +52,4 @@ package enum SocketActivation {
     guard getsockopt(socket.rawValue, SOL_SOCKET, option, &value, &length) == 0 else { return -1 }
     return value
   }
-}
-
-/// The value of an environment variable, or `nil` when unset or empty.
-package func environment(_ name: String) -> String? {
-  guard let value = getenv(name), value.pointee != 0 else { return nil }
-  return String(cString: value)
 }

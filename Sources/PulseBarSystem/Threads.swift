@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import Synchronization
 
@@ -40,52 +39,34 @@ package struct PosixThread: Sendable {
   package var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 }
 
-/// Monotonic seconds (CLOCK_MONOTONIC).
-package func monotonicSeconds() -> Double {
-  Double(monotonicNanoseconds()) / 1e9
-}
-
-/// Monotonic nanoseconds (`CLOCK_MONOTONIC`, the clock timerfds use too).
-package func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
-/// A one-shot stop request a reader thread can sleep on: an `eventfd` plus a flag.
+/// A one-shot stop request a reader thread can sleep on: an eventfd plus a flag.
 package final class StopSignal: Sendable {
-  package let descriptor: Int32 = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+  private let wake = WakeSignal()
   private let requested = Atomic<Bool>(false)
 
   package init() {}
-  deinit { close(descriptor) }
 
   package var isRequested: Bool { requested.load(ordering: .acquiring) }
 
   package func request() {
     requested.store(true, ordering: .releasing)
-    var one: UInt64 = 1
-    _ = write(descriptor, &one, 8)
+    wake.signal()
   }
 
   /// Sleeps up to `seconds` (or until a stop); returns false when stopped.
   package func sleep(_ seconds: Double) -> Bool {
-    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(max(0, (seconds * 1000).rounded(.up)))
-    _ = poll(&descriptors, 1, milliseconds)
+    var poll = PollSet()
+    poll.add(wake.descriptor)
+    _ = poll.wait(timeoutMilliseconds: Int32(max(0, (seconds * 1000).rounded(.up))))
     return !isRequested
   }
 
   /// Waits until `other` is readable or a stop; returns false when stopped.
-  package func waitReadable(_ other: Int32, timeoutMilliseconds: Int32 = -1) -> Bool {
-    var descriptors = [
-      pollfd(fd: other, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-    ]
-    while true {
-      let ready = poll(&descriptors, 2, timeoutMilliseconds)
-      if ready < 0 && errno == EINTR { continue }
-      return !isRequested
-    }
+  package func waitReadable(_ other: FileDescriptor, timeoutMilliseconds: Int32 = -1) -> Bool {
+    var poll = PollSet()
+    poll.add(other)
+    poll.add(wake.descriptor)
+    _ = poll.wait(timeoutMilliseconds: timeoutMilliseconds)
+    return !isRequested
   }
 }

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// Unix stream sockets: a listener at a path (mode 0600) and client connections.
@@ -75,10 +75,17 @@ package enum UnixSocket {
   /// The default socket path: `$XDG_RUNTIME_DIR/pulsebar.sock`, else `/run/user/UID/pulsebar.sock`.
   package static func defaultPath(configured: String) -> String {
     if !configured.isEmpty { return configured }
-    if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
-      return String(cString: runtime) + "/pulsebar.sock"
-    }
+    if let runtime = environment("XDG_RUNTIME_DIR") { return runtime + "/pulsebar.sock" }
     return "/run/user/\(getuid())/pulsebar.sock"
+  }
+
+  /// What to tell the user when ``defaultPath(configured:)`` had to guess: `nil` when a path
+  /// was configured or `XDG_RUNTIME_DIR` is set.
+  package static func guessedPathNote(configured: String) -> String? {
+    guard configured.isEmpty, environment("XDG_RUNTIME_DIR") == nil else { return nil }
+    let path = defaultPath(configured: configured)
+    return
+      "XDG_RUNTIME_DIR is not set; using \(path) (where systemd puts the runtime directory of uid \(getuid())); set XDG_RUNTIME_DIR or [socket] path if the socket lives elsewhere"
   }
 
   // MARK: - Plumbing
@@ -112,6 +119,14 @@ package enum UnixSocket {
 }
 
 extension FileDescriptor {
+  /// Sends some of `bytes` on a connected socket with `MSG_NOSIGNAL`: a vanished peer is
+  /// EPIPE even where SIGPIPE is not ignored. EINTR is retried.
+  package func send(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno(retryOnInterrupt: true) {
+      Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    }.get()
+  }
+
   /// Accepts one connection as a non-blocking, close-on-exec descriptor; `nil` when none waits.
   ///
   /// `accept` then `fcntl` rather than `accept4`, which Glibc declares only under _GNU_SOURCE;
@@ -136,5 +151,57 @@ extension FileDescriptor {
   /// `shutdown(2)` of the write side: the peer reads what was sent, then end of file.
   package func shutdownWrite() {
     _ = Glibc.shutdown(rawValue, Int32(SHUT_WR))
+  }
+}
+
+extension UnixSocket {
+  /// A close-on-exec datagram socket bound at `path` (`@name` for an abstract socket), mode
+  /// 0600: what systemd's notify socket is, for a test that stands in for systemd.
+  package static func bindDatagram(path: String) throws(Errno) -> FileDescriptor {
+    let address = try UnixSocketAddress(path: path)
+    let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let socket = FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) { Glibc.socket(AF_UNIX, type, 0) }.get())
+    do {
+      try bind(socket, to: address)
+    } catch {
+      socket.closeQuietly()
+      throw error
+    }
+    return socket
+  }
+}
+
+/// A connectionless Unix datagram sender to one address (`NOTIFY_SOCKET`'s shape): each
+/// ``send(_:)`` is one datagram, best effort.
+package struct UnixDatagramSender: Sendable {
+  private let address: UnixSocketAddress
+  private let socket: FileDescriptor
+
+  /// A sender to `path` (`@name` for an abstract socket); `nil` when the path is unusable or
+  /// no socket can be made.
+  package init?(path: String) {
+    guard let address = try? UnixSocketAddress(path: path) else { return nil }
+    let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let raw = Glibc.socket(AF_UNIX, type, 0)
+    guard raw >= 0 else { return nil }
+    self.address = address
+    socket = FileDescriptor(rawValue: raw)
+  }
+
+  /// Sends `message` as one datagram; true when it went out.
+  @discardableResult
+  package func send(_ message: String) -> Bool {
+    var message = message
+    return message.withUTF8 { bytes in
+      address.withSocketAddress { pointer, length in
+        let sent = valueOrErrno(retryOnInterrupt: true) {
+          sendto(
+            socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
+        }
+        if case .success = sent { return true }
+        return false
+      }
+    }
   }
 }

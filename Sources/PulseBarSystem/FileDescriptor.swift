@@ -55,8 +55,7 @@ extension FileDescriptor {
       do {
         offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
       } catch .wouldBlock {
-        var descriptor = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
-        _ = Glibc.poll(&descriptor, 1, 1000)
+        wait(for: .writable, timeoutMilliseconds: 1000)
       }
     }
   }
@@ -73,6 +72,30 @@ extension FileDescriptor {
       }
     }
     try result.get()
+  }
+
+  /// A new descriptor for the same open file (`dup`), close-on-exec.
+  package func duplicate() throws(Errno) -> FileDescriptor {
+    FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) {
+        fcntl(rawValue, F_DUPFD_CLOEXEC, 0)
+      }.get())
+  }
+
+  /// Makes `target` another descriptor for this open file (`dup2`), closing what it was.
+  package func duplicate(as target: FileDescriptor) throws(Errno) {
+    try nothingOrErrno(retryOnInterrupt: true) { dup2(rawValue, target.rawValue) }.get()
+  }
+
+  /// Opens `path` with `flags` (`O_CLOEXEC` is always added) and `permissions` for a file
+  /// that `O_CREAT` creates.
+  package static func open(
+    _ path: String, _ flags: CInt, permissions: mode_t = 0
+  ) throws(Errno) -> FileDescriptor {
+    FileDescriptor(
+      rawValue: try valueOrErrno(retryOnInterrupt: true) {
+        Glibc.open(path, flags | O_CLOEXEC, permissions)
+      }.get())
   }
 
   /// Sets or clears `O_NONBLOCK`.

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// The daemon's signals, read synchronously from a `signalfd` on the main thread.
@@ -19,7 +19,7 @@ package enum SignalHandling {
   }
 
   /// The blocked daemon signals as a `sigset_t`.
-  package static func signalSet() -> sigset_t {
+  static func signalSet() -> sigset_t {
     var set = sigset_t()
     sigemptyset(&set)
     for number in daemonSignals { sigaddset(&set, number) }
@@ -33,6 +33,8 @@ package enum DaemonSignal: Equatable, Sendable {
   case terminate(CInt)
   /// SIGHUP or SIGUSR1: reload the config.
   case reload(CInt)
+  /// SIGWINCH: the terminal was resized.
+  case resize
 }
 
 /// A `signalfd` for the daemon's (blocked) signals. Confined to the thread that reads it.
@@ -57,8 +59,11 @@ package final class SignalReceiver {
       (try? descriptor.read(into: buffer)) ?? 0
     }
     guard count == size else { return nil }
-    let number = CInt(info.ssi_signo)
-    return number == SIGTERM || number == SIGINT ? .terminate(number) : .reload(number)
+    switch CInt(info.ssi_signo) {
+    case let number where number == SIGTERM || number == SIGINT: return .terminate(number)
+    case SIGWINCH: return .resize
+    case let number: return .reload(number)
+    }
   }
 }
 

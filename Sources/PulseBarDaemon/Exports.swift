@@ -1,2 +1,0 @@
-@_exported import PulseBarAudio
-@_exported import PulseBarCore

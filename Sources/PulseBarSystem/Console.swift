@@ -1,0 +1,21 @@
+/// Unbuffered writes to the standard descriptors (no `FILE*`, which Swift 6 treats as shared
+/// mutable state).
+package enum Console {
+  /// Writes `text` to standard error, retrying on EINTR and short writes.
+  package static func error(_ text: String) {
+    write(text, to: .standardError)
+  }
+
+  /// Writes `text` to standard output, retrying on EINTR and short writes. Returns false once
+  /// the reader is gone.
+  @discardableResult
+  package static func output(_ text: String) -> Bool {
+    write(text, to: .standardOutput)
+  }
+
+  /// Writes all of `text` to `descriptor`; false on any error but EINTR.
+  @discardableResult
+  package static func write(_ text: String, to descriptor: FileDescriptor) -> Bool {
+    (try? descriptor.writeAll(text)) != nil
+  }
+}

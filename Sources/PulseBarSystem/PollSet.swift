@@ -1,0 +1,60 @@
+import Glibc
+
+/// A fixed set of descriptors waited on with `poll(2)`: built once, waited on many times, so
+/// a loop that waits per frame allocates nothing per wait.
+package struct PollSet {
+  /// What a descriptor is waited for, and what it reported.
+  package struct Events: OptionSet, Sendable {
+    package let rawValue: Int16
+    package init(rawValue: Int16) { self.rawValue = rawValue }
+
+    package static let readable = Events(rawValue: Int16(POLLIN))
+    package static let writable = Events(rawValue: Int16(POLLOUT))
+    /// The peer hung up (always reported).
+    package static let hangup = Events(rawValue: Int16(POLLHUP))
+    /// An error is pending (always reported).
+    package static let error = Events(rawValue: Int16(POLLERR))
+    /// The descriptor is not open (always reported).
+    package static let invalid = Events(rawValue: Int16(POLLNVAL))
+  }
+
+  private var entries: [pollfd] = []
+
+  package init() {}
+
+  /// Adds `descriptor`, waited for `events`; returns its index for ``ready(_:)``.
+  @discardableResult
+  package mutating func add(_ descriptor: FileDescriptor, _ events: Events = .readable) -> Int {
+    entries.append(pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0))
+    return entries.count - 1
+  }
+
+  /// The number of descriptors in the set.
+  package var count: Int { entries.count }
+
+  /// Waits up to `timeoutMilliseconds` (-1: forever) for any descriptor; returns how many
+  /// are ready. EINTR counts as a wait that saw nothing (0), so a caller can look at its
+  /// flags before waiting again.
+  @discardableResult
+  package mutating func wait(timeoutMilliseconds: Int32) -> Int {
+    for index in entries.indices { entries[index].revents = 0 }
+    let ready = entries.withUnsafeMutableBufferPointer { buffer in
+      Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
+    }
+    return max(0, Int(ready))
+  }
+
+  /// What descriptor `index` reported in the last ``wait(timeoutMilliseconds:)``.
+  package func ready(_ index: Int) -> Events { Events(rawValue: entries[index].revents) }
+}
+
+extension FileDescriptor {
+  /// Waits up to `timeoutMilliseconds` for this one descriptor to report `events`.
+  @discardableResult
+  package func wait(for events: PollSet.Events, timeoutMilliseconds: Int32) -> PollSet.Events {
+    var poll = PollSet()
+    poll.add(self, events)
+    poll.wait(timeoutMilliseconds: timeoutMilliseconds)
+    return poll.ready(0)
+  }
+}
