@@ -529,7 +529,7 @@ private final class ClientChurn {
       descriptor.shutdownWrite()
     case .staller:
       // ~2.8 kB a line: the socket buffers fill within seconds, then the 5 s stuck timeout
-      // runs (512 bars do not fit the soak's cutoffs; the daemon refuses them).
+      // runs. (400, not 512: older band layouts refused 256 bars per channel at these cutoffs.)
       send(descriptor, "format=json bars=400\n")
       stalled += 1
       stay = 10 + Double(next() % 8000) / 1000
