@@ -21,6 +21,10 @@ export LSAN_OPTIONS="suppressions=$PWD/sanitizers/lsan.supp:print_suppressions=0
 # libFuzzer prints the stack of a failed check itself; Swift's own backtracer, reading the
 # crashed process's memory, only adds a spurious ASan report.
 export SWIFT_BACKTRACE=enable=no
+# The audio harness writes each input to a scratch file; libFuzzer may exit without running
+# atexit handlers, so keep any it leaves inside the build directory.
+mkdir -p .build/fuzz/tmp
+export TMPDIR=$PWD/.build/fuzz/tmp
 mkdir -p .build/fuzz/artifacts
 summary=()
 for target in "${targets[@]}"; do
