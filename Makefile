@@ -33,7 +33,7 @@ ZSH_COMPLETION_DIR ?= $(DATA_HOME)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
-.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench \
+.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
 	install uninstall generated clean
 
 all: build
@@ -65,10 +65,10 @@ sanitize: test-deps
 	SWIFT=$(SWIFT) scripts/sanitize.sh
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench fuzz/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests bench fuzz/Sources
 
 ## demo: see pulsebar work on this machine
 demo: demo-deps release
@@ -85,6 +85,12 @@ generated:
 	$(SWIFT) build --build-tests
 	PULSEBAR_RECORD=1 $(SWIFT) test --skip-build --disable-xctest \
 		--filter IsTheReference
+
+## fuzz: build the libFuzzer harnesses (ASan + LSan, in .build/fuzz; PULSEBAR_FUZZ=1 declares
+## them, so plain builds never see them) and run each for FUZZ_SECONDS. Not part of `test`.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT="$(SWIFT)" fuzz/run.sh
 
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)

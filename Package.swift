@@ -60,3 +60,24 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// libFuzzer harnesses, declared only when PULSEBAR_FUZZ is set: `make fuzz` builds them in
+// .build/fuzz with `--sanitize fuzzer` and AddressSanitizer; plain builds, `make test` and CI
+// never see them. They live in this package rather than in a package of their own under fuzz/
+// because the APIs they drive have `package` access, which another package cannot see.
+// See fuzz/README.md.
+if Context.environment["PULSEBAR_FUZZ"] != nil {
+  let harnesses: [(name: String, modules: [Target.Dependency])] = [
+    ("config", ["PulseBarCore"]), ("subscription", ["PulseBarCore", "PulseBarDaemon"]),
+    ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
+    ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
+  ]
+  for harness in harnesses {
+    package.targets.append(
+      .executableTarget(
+        name: "fuzz-\(harness.name)", dependencies: harness.modules,
+        path: "fuzz/Sources/fuzz-\(harness.name)",
+        // libFuzzer brings `main`; a harness only defines `LLVMFuzzerTestOneInput`.
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+  }
+}

@@ -34,11 +34,28 @@ enum ProcessFigures {
 
   /// `VmHWM` (peak resident set) of `pid`, in kB.
   static func peakRSSKilobytes(_ pid: pid_t) -> Int {
-    guard let status = read("/proc/\(pid)/status") else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    statusValue(pid, "VmHWM") ?? 0
+  }
+
+  /// The number in a `/proc/PID/status` field (`VmRSS` in kB, `Threads`, …), or `nil`.
+  static func statusValue(_ pid: pid_t, _ field: String) -> Int? {
+    guard let status = read("/proc/\(pid)/status") else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+      let value = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first
+      return Int(value ?? "")
     }
-    return 0
+    return nil
+  }
+
+  /// Descriptors `pid` has open (the entries of `/proc/PID/fd`), or `nil`.
+  static func descriptorCount(_ pid: pid_t) -> Int? {
+    guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+      if entry.pointee.d_name.0 != 0x2e { count += 1 }  // not . or ..
+    }
+    return count
   }
 
   /// A small /proc file's text, or `nil`.

@@ -107,8 +107,11 @@ func runSocketBench() {
       + "\(fmt(cpuRatio, 2)) × that of the same clients all reading")
 }
 
-private func verdict(_ budget: String, _ met: Bool, _ detail: String) {
+/// Prints `PASS` or `FAIL`, the budget and the measured detail; returns `met`.
+@discardableResult
+func verdict(_ budget: String, _ met: Bool, _ detail: String) -> Bool {
   print("\(met ? "PASS" : "FAIL")  \(budget): \(detail)")
+  return met
 }
 
 /// One measured pulsebar configuration.

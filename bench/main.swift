@@ -6,6 +6,7 @@ import PulseBarSystem
 
 /// `pulsebar-bench [analysis|scene|cava|socket|picture|waybar|mpris|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.
+/// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
 let benches: [(name: String, run: () -> Void)] = [
   ("analysis", runAnalysisBench),
   ("scene", runSceneBench),
@@ -17,6 +18,19 @@ let benches: [(name: String, run: () -> Void)] = [
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
+// The soak runs for minutes, so `all` leaves it out: `pulsebar-bench soak [--minutes N]`.
+if wanted == "soak" {
+  var minutes = 10.0
+  if arguments.count == 3, arguments[1] == "--minutes", let value = Double(arguments[2]), value > 0
+  {
+    minutes = value
+  } else if arguments.count != 1 {
+    Console.error("usage: pulsebar-bench soak [--minutes N]\n")
+    exit(2)
+  }
+  print("== soak")
+  exit(runSoakBench(minutes: minutes) ? 0 : 1)
+}
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(

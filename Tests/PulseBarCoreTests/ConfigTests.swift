@@ -77,6 +77,41 @@ import Testing
     #expect(configuration.bubbleGlyphs == ["★", "☆"])
   }
 
+  /// A file saved with Windows line endings reads as with Unix ones, errors on the same line
+  /// (Swift reads `\r\n` as one character, so splitting on `\n` alone left such a file one
+  /// long line, refused as "section header needs a closing ']'"; found by the config fuzzer's
+  /// CRLF check).
+  @Test func crlfLineEndings() throws {
+    let text = "[general]\r\nbars = 16\r\n\r\n# note\r\n[output]\r\noffline_text = off\r\n"
+    let configuration = try ConfigParser.parse(text, file: "crlf")
+    #expect(configuration.bars == 16)
+    #expect(configuration.offlineText == "off")
+    #expect(throws: ConfigError(file: "crlf", line: 2, message: "unknown key 'bar' in [general]")) {
+      try ConfigParser.parse("[general]\r\nbar = 1\r\n", file: "crlf")
+    }
+  }
+
+  /// Glyph lists refuse control characters. A tab or NUL would land in every output line, and
+  /// a glyph list holding one did not survive being written back: the combining mark after
+  /// it (U+0598 here) became a glyph of its own, which the separating space then absorbed
+  /// (found by the config fuzzer's render → parse check).
+  @Test func glyphsRefuseControlCharacters() throws {
+    #expect(
+      throws: ConfigError(
+        file: "x", line: 2, message: "output.bar_glyphs: glyphs must be printable, got U+0000")
+    ) {
+      try ConfigParser.parse("[output]\nbar_glyphs = ▁ ▂\u{0}\u{598}", file: "x")
+    }
+    #expect(
+      throws: ConfigError(
+        file: "x", line: 2, message: "bubbles.glyphs: glyphs must be printable, got U+0009")
+    ) {
+      try ConfigParser.parse("[bubbles]\nglyphs = ♪\t♫", file: "x")
+    }
+    let combining = try ConfigParser.parse("[output]\nbar_glyphs = a\u{598} b", file: "x")
+    #expect(combining.barGlyphs == ["a\u{598}", "b"])
+  }
+
   /// One case per class of error, each with the file and line it names.
   @Test(arguments: [
     (

@@ -134,6 +134,22 @@ import Testing
     #expect(seen == ["1\n", "2\n", "3\n", "4\n"])
   }
 
+  /// A leaving client's rings give their memory back (found by the soak: every client slot
+  /// kept the capacity of the widest lines it ever queued, so the daemon's RSS grew with each
+  /// slot a wide stalled client had used, 19 MB over 10 minutes, and never came down).
+  @Test func ringReleasesItsMemoryWhenAsked() {
+    var ring = LineRing(capacity: 4)
+    let wide = [UInt8](repeating: UInt8(ascii: "x"), count: 3000)
+    for _ in 0..<6 { ring.push(wide) }
+    #expect(ring.reservedBytes >= 4 * 3000)
+    ring.removeAll()
+    #expect(ring.reservedBytes >= 4 * 3000, "kept for the same client's next lines")
+    ring.removeAll(keepingCapacity: false)
+    #expect(ring.reservedBytes == 0 && ring.isEmpty && ring.capacity == 4)
+    ring.push(Array("1\n".utf8))
+    #expect(ring.first == Array("1\n".utf8))
+  }
+
   @Test func requestLineRoundTrips() {
     let line = Subscription.requestLine(format: .waybar, bars: 16)
     #expect(line == "format=waybar bars=16\n")

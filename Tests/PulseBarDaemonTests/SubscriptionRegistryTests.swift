@@ -59,4 +59,21 @@ import Testing
     wasLast = registry.detach(slot: 2)
     #expect(!wasLast, "a slot that never subscribed")
   }
+
+  /// A client that leaves gives its queue's memory back; one that stays keeps it, so its next
+  /// lines are pushed without allocating (found by the soak: slots kept the widest lines any
+  /// of their clients had queued, and the daemon's RSS only grew).
+  @Test func aLeavingClientsQueueGivesItsMemoryBack() {
+    var registry = SubscriptionRegistry(slotCount: 2, queueCapacity: 8)
+    let wide = Subscription(format: .json, bars: 400)
+    _ = registry.attach(slot: 0, to: wide)
+    _ = registry.attach(slot: 1, to: wide)
+    let line = String(repeating: "x", count: 3000) + "\n"
+    for _ in 0..<8 { _ = publish(&registry, wide, line) }
+    #expect(registry.slots[0].inbox.reservedBytes >= 8 * 3000)
+    _ = registry.detach(slot: 0)
+    #expect(registry.slots[0].inbox.reservedBytes == 0)
+    #expect(registry.slots[1].inbox.reservedBytes >= 8 * 3000, "the staying client keeps it")
+    #expect(queued(&registry, slot: 1).count == 8)
+  }
 }

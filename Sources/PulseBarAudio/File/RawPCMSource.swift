@@ -64,52 +64,26 @@ package final class RawPCMSource: CaptureSource {
       $0.activity = .running
     }
     PosixThread.spawn {
-      let bytesPerFrame = 2 * inputChannels
-      var bytes = [UInt8](repeating: 0, count: 16384 - 16384 % bytesPerFrame + bytesPerFrame)
-      var pending = 0
-      // One read holds at most `bytes.count / bytesPerFrame` frames; mixed to the analysis
-      // channel count they may take more floats than they came in (mono PCM, stereo analysis).
-      let maximumFrames = bytes.count / bytesPerFrame
-      var samples = [Float](repeating: 0, count: maximumFrames * inputChannels)
-      var mixed = [Float](repeating: 0, count: maximumFrames * CaptureFormat.maxChannels)
-      reading: while stopSignal.waitReadable(descriptor) {
-        let result = bytes.withUnsafeMutableBytes { raw in
-          Result { () throws(Errno) in
-            try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[pending...]))
+      var decoder = RawPCMDecoder(inputChannels: inputChannels, outputChannels: buffer.channels)
+      while stopSignal.waitReadable(descriptor) {
+        var failure: Errno?
+        let count = decoder.fill { space in
+          do throws(Errno) {
+            return try descriptor.read(into: space)
+          } catch {
+            failure = error
+            return -1
           }
         }
-        let count: Int
-        switch result {
-        case .success(let read): count = read
-        case .failure(.wouldBlock): continue
-        case .failure: break reading
+        if let failure {
+          if failure == .wouldBlock { continue }
+          break
         }
         if count == 0 { break }
-        pending += count
-        let frames = pending / bytesPerFrame
-        guard frames > 0 else { continue }
-        for index in 0..<(frames * inputChannels) {
-          let value = Int16(
-            bitPattern: UInt16(bytes[2 * index]) | UInt16(bytes[2 * index + 1]) << 8)
-          samples[index] = Float(value) / 32768
-        }
-        // The buffer's channel count at each read: a reload may change it mid-stream, and the
-        // bytes already read (a partial frame included) carry on at the new count.
-        let outputChannels = buffer.channels
-        samples.withUnsafeBufferPointer { source in
-          mixed.withUnsafeMutableBufferPointer { destination in
-            ChannelMixer.mix(
-              source, frames: frames, from: inputChannels, to: outputChannels, into: destination)
-            buffer.write(
-              UnsafeBufferPointer(rebasing: destination[..<(frames * outputChannels)]),
-              channels: outputChannels)
-          }
-        }
-        let used = frames * bytesPerFrame
-        bytes.withUnsafeMutableBytes { raw in
-          raw.baseAddress!.copyMemory(from: raw.baseAddress! + used, byteCount: pending - used)
-        }
-        pending -= used
+        // The buffer's channel count at each read: a reload may change it mid-stream.
+        let channels = buffer.channels
+        decoder.outputChannels = channels
+        decoder.decode { buffer.write($0, channels: channels) }
       }
       if isFIFO { descriptor.closeQuietly() }
       buffer.updateStatus {

@@ -217,7 +217,10 @@ package enum ConfigKeys {
       }, render: { $0[keyPath: path].rawValue })
   }
 
-  /// A list of glyphs written together; spaces between them are ignored.
+  /// A list of glyphs written together; spaces between them are ignored. Control characters
+  /// are refused: they would land in every output line, and a glyph that starts with a
+  /// combining mark after one (or ends in a prepended mark before one) merges with the space
+  /// that separates it from its neighbour when the list is written back.
   private static func glyphs(
     _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, [String]> & Sendable,
     _ help: String
@@ -225,6 +228,14 @@ package enum ConfigKeys {
     Setting(
       section: section, key: key, help: help,
       apply: { text, configuration throws(ValueError) in
+        if let control = text.unicodeScalars.first(where: {
+          $0.properties.generalCategory == .control
+        }) {
+          let code = String(control.value, radix: 16, uppercase: true)
+          throw ValueError(
+            "glyphs must be printable, got U+\(String(repeating: "0", count: 4 - code.count))\(code)"
+          )
+        }
         let glyphs = text.filter { $0 != " " }.map(String.init)
         guard !glyphs.isEmpty else { throw ValueError("needs at least one glyph") }
         configuration[keyPath: path] = glyphs

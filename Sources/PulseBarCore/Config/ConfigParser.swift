@@ -40,7 +40,9 @@ package enum ConfigParser {
     var section: String?
     var lineNumbers: [String: Int] = [:]
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // `\r\n` is one Character in Swift: split on it too, or a CRLF file is one long line.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for rawLine in lines {
       lineNumber += 1
       let line = rawLine.trimmingWhitespace()
       if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }

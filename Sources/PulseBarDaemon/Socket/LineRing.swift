@@ -62,9 +62,14 @@ package struct LineRing: Sendable {
     count -= 1
   }
 
-  /// Drops every line, keeping the slots' memory.
-  package mutating func removeAll() {
+  /// Drops every line. With `keepingCapacity` false the slots give their memory back too:
+  /// for a client that leaves, whose slot the next client may use with shorter lines.
+  package mutating func removeAll(keepingCapacity: Bool = true) {
     head = 0
     count = 0
+    if !keepingCapacity { slots = ContiguousArray(repeating: [], count: slots.count) }
   }
+
+  /// Bytes the slots hold reserved (tests and diagnostics).
+  package var reservedBytes: Int { slots.reduce(0) { $0 + $1.capacity } }
 }

@@ -349,7 +349,7 @@ final class SocketLoop {
       "socket: client \(connection.generation) disconnected (\(reason()); \(activeCount - 1) left)")
     epoll.remove(connection.descriptor)
     server.detach(slot: slot)
-    outboxes[slot].removeAll()
+    outboxes[slot].removeAll(keepingCapacity: false)  // as the inbox (SubscriptionRegistry.detach)
     connections[slot] = nil
     activeCount -= 1
     server.connectedClients.subtract(1, ordering: .relaxed)

@@ -4,8 +4,9 @@
 /// A value with no I/O and no lock of its own: ``SocketServer`` owns the only instance, behind
 /// its mutex; the engine thread publishes into it and the loop thread attaches, detaches and
 /// takes queued lines out of it (see the flow at the top of `SocketServer.swift`). Slots'
-/// rings and the latest lines keep their capacity, so publishing allocates nothing once each
-/// has held a line as long as the ones being published.
+/// rings and the latest lines keep their capacity while their client stays, so publishing
+/// allocates nothing once each has held a line as long as the ones being published; a client
+/// that leaves gives its rings' memory back.
 struct SubscriptionRegistry {
   /// One client slot.
   struct Slot {
@@ -64,7 +65,9 @@ struct SubscriptionRegistry {
   mutating func detach(slot: Int) -> Bool {
     let subscription = slots[slot].subscription
     slots[slot].subscription = nil
-    slots[slot].inbox.removeAll()
+    // Its lines' memory goes too: kept, a slot would hold the widest lines any client of it
+    // ever queued (up to 64 per ring), and the daemon's memory would only grow.
+    slots[slot].inbox.removeAll(keepingCapacity: false)
     guard let subscription,
       let index = entries.firstIndex(where: { $0.subscription == subscription })
     else { return false }
