@@ -21,7 +21,7 @@ public func fuzzCommandLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     case .listen(let options):
       precondition(options.bars.map { (1...512).contains($0) } ?? true, "listen: bars out of range")
       return 0
-    case .checkConfig, .help, .version: return 0
+    case .checkConfig, .help, .version, .control: return 0
     }
   } catch {
     precondition(!error.message.isEmpty, "a usage error without a message")

@@ -37,7 +37,7 @@ public func fuzzRawPCM(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     decoder.decode { samples in
       precondition(samples.count % outputChannels == 0, "a partial frame came out")
       output.append(contentsOf: samples)
-      buffer.write(samples)
+      buffer.write(samples, channels: outputChannels)
     }
   }
   precondition(output == reference(pcm, from: inputChannels, to: outputChannels))

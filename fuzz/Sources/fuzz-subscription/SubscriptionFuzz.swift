@@ -5,10 +5,11 @@ import PulseBarDaemon
 /// sizes and the clock, the third picks how the line phase ends (end of input or the 100 ms
 /// deadline) and the daemon's frame rate, the rest is what the client sends.
 ///
-/// Checked: the bytes fed in chunks end as they do fed at once, and as `Subscription.parse`
-/// reads the first line; a refusal is one `error: …` line and closes; a subscription is in
-/// range (a rate only below the daemon's) and its request line parses back to it; nothing
-/// happens after the first decision;
+/// Checked: the bytes fed in chunks end as they do fed at once, and as
+/// `SubscriptionRequest.parse` reads the first line; a refusal is one `error: …` line and
+/// closes; a request is in range, its request line parses back to it, and resolved under the
+/// daemon's rules it is in range (a rate only below the daemon's); nothing happens after the
+/// first decision;
 /// a backlog that makes no progress is dropped after exactly 5 s.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSubscription(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -21,8 +22,7 @@ public func fuzzSubscription(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
   let base = Subscription(format: .text, bars: 8)
 
   // Chunks of 1…64 bytes, with the clock moving on by less than the deadline in all.
-  var chunked = ClientProtocol(
-    defaultSubscription: base, maxFPS: maxFPS, connectedAt: connectedAt)
+  var chunked = ClientProtocol(connectedAt: connectedAt)
   var chunkedAction = ClientProtocol.Action.none
   var now = connectedAt
   var offset = 0
@@ -30,36 +30,38 @@ public func fuzzSubscription(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     random = random &* 1_103_515_245 &+ 12345
     let length = min(sent.count - offset, Int(random >> 16) % 64 + 1)
     let action = chunked.received(sent[offset..<(offset + length)])
-    check(action, chunked.state, maxFPS: maxFPS)
+    check(action, chunked.state, base: base, maxFPS: maxFPS)
     if action != .none {
       precondition(chunkedAction == .none, "a second decision: \(action)")
       chunkedAction = action
     }
     offset += length
     now += UInt64(random % 1_000)
-    check(chunked.timePassed(now: now), chunked.state, maxFPS: maxFPS, expectNone: true)
+    check(
+      chunked.timePassed(now: now), chunked.state, base: base, maxFPS: maxFPS, expectNone: true)
   }
-  var whole = ClientProtocol(defaultSubscription: base, maxFPS: maxFPS, connectedAt: connectedAt)
+  var whole = ClientProtocol(connectedAt: connectedAt)
   var wholeAction = whole.received(sent)
-  check(wholeAction, whole.state, maxFPS: maxFPS)
+  check(wholeAction, whole.state, base: base, maxFPS: maxFPS)
   precondition(wholeAction == chunkedAction, "chunks changed the outcome")
 
   // The line phase ends: the client shuts down its side, or the deadline passes.
   let chunkedEnd = finishLine(&chunked, byDeadline: endsByDeadline, now: now)
-  check(chunkedEnd, chunked.state, maxFPS: maxFPS, expectNone: chunkedAction != .none)
+  check(
+    chunkedEnd, chunked.state, base: base, maxFPS: maxFPS, expectNone: chunkedAction != .none)
   if chunkedAction == .none { chunkedAction = chunkedEnd }
   let wholeEnd = finishLine(&whole, byDeadline: endsByDeadline, now: now)
-  check(wholeEnd, whole.state, maxFPS: maxFPS, expectNone: wholeAction != .none)
+  check(wholeEnd, whole.state, base: base, maxFPS: maxFPS, expectNone: wholeAction != .none)
   if wholeAction == .none { wholeAction = wholeEnd }
   precondition(wholeAction == chunkedAction, "chunks changed the outcome")
   precondition(chunked.state == whole.state, "chunks changed the final state")
   precondition(chunked.state != .awaitingSubscription, "the line phase did not end")
 
   // What the first line says, parsed on its own.
-  if !endsByDeadline, case .subscribe(let subscription) = wholeAction {
+  if !endsByDeadline, case .subscribe(let request) = wholeAction {
     var line = Array(sent.prefix { $0 != UInt8(ascii: "\n") })
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-    precondition(Subscription.parse(line, base: base, maxFPS: maxFPS) == .success(subscription))
+    precondition(SubscriptionRequest.parse(line) == .success(request))
   }
 
   // A subscribed client that stops reading: dropped 5 s after its writes stop going through.
@@ -69,7 +71,7 @@ public func fuzzSubscription(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     whole.wrote(now: blockedAt + 1_000)
     precondition(whole.nextDeadline == blockedAt + 1_000 + ClientProtocol.stuckTimeout)
     check(
-      whole.timePassed(now: whole.nextDeadline! - 1), whole.state, maxFPS: maxFPS,
+      whole.timePassed(now: whole.nextDeadline! - 1), whole.state, base: base, maxFPS: maxFPS,
       expectNone: true)
     precondition(whole.timePassed(now: whole.nextDeadline!) == .close)
     precondition(whole.state == .closed && whole.nextDeadline == nil)
@@ -94,8 +96,8 @@ private func finishLine(
 
 /// The invariants every action and the state after it keep.
 private func check(
-  _ action: ClientProtocol.Action, _ state: ClientProtocol.State, maxFPS: Int,
-  expectNone: Bool = false
+  _ action: ClientProtocol.Action, _ state: ClientProtocol.State, base: Subscription,
+  maxFPS: Int, expectNone: Bool = false
 ) {
   if expectNone { precondition(action == .none, "an action where none was due: \(action)") }
   switch action {
@@ -104,14 +106,19 @@ private func check(
     precondition(line.hasPrefix("error: ") && line.hasSuffix("\n"), "bad error line: \(line)")
     precondition(line.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 1, "error spans lines")
     precondition(state == .closed, "refused but not closed")
-  case .subscribe(let subscription):
+  case .subscribe(let request):
     precondition(state == .subscribed, "subscribed but not in the subscribed state")
-    precondition(Subscription.barRange.contains(subscription.bars), "bars out of range")
-    precondition(subscription.fps.map { $0 >= 1 && $0 < maxFPS } ?? true, "fps out of range")
-    let request = Subscription.requestLine(
-      format: subscription.format, bars: subscription.bars, fps: subscription.fps)
-    let parsed = Subscription.parse(
-      request.utf8.dropLast(), base: Subscription(format: .raw, bars: 1), maxFPS: maxFPS)
-    precondition(parsed == .success(subscription), "request line does not round-trip")
+    let line = Subscription.requestLine(
+      format: request.format, bars: request.bars, fps: request.fps)
+    precondition(
+      SubscriptionRequest.parse(line.utf8.dropLast()) == .success(request),
+      "request line does not round-trip")
+    let subscription = SubscriptionRules(defaultSubscription: base, maxFPS: maxFPS)
+      .subscription(for: request)
+    guard case .success(let resolved) = subscription else {
+      preconditionFailure("no layout check here, yet refused: \(subscription)")
+    }
+    precondition(Subscription.barRange.contains(resolved.bars), "bars out of range")
+    precondition(resolved.fps.map { $0 >= 1 && $0 < maxFPS } ?? true, "fps out of range")
   }
 }
