@@ -48,13 +48,13 @@ package final class SocketDelivery: FrameDelivery {
 
   package var keysVersion: UInt64 { server.subscriptionsVersion }
 
-  package var wantedKeys: [ConsumerKey] { server.subscriptions().map(\.consumerKey) }
+  package var wantedKeys: [ConsumerKey] { server.subscriptions() }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     EventDescriptor.drain(wake)
     server.publishFrame { subscription, needsFirstLine in
       // A subscription whose consumer the engine has not registered yet waits a frame.
-      guard let index = pipeline.consumerIndex(of: subscription.consumerKey) else { return nil }
+      guard let index = pipeline.consumerIndex(of: subscription) else { return nil }
       return needsFirstLine ? pipeline.currentLine(index) : pipeline.changedLine(index)
     }
     return true

@@ -1,25 +1,20 @@
 import PulseBarCore
 
-/// A (format, bars, fps) that some client asked for.
+/// A (format, bars, fps) that some client asked for: the pipeline's consumer key itself, so
+/// what a client subscribed to and the line rendered for it are one value, never converted.
 ///
 /// The engine renders each distinct subscription once per frame it is due, however many
-/// clients share it.
-package struct Subscription: Hashable, Sendable, CustomStringConvertible {
-  package var format: OutputFormat
-  package var bars: Int
-  /// Lines per second at most; `nil` is the daemon's own rate. A client asking for the
-  /// daemon's rate gets `nil` too, so both share one rendered line.
-  package var fps: Int?
+/// clients share it. `fps` `nil` is the daemon's own rate: a client asking for the daemon's
+/// rate gets `nil` too, so both share one rendered line.
+package typealias Subscription = ConsumerKey
 
-  package init(format: OutputFormat, bars: Int, fps: Int? = nil) {
-    self.format = format
-    self.bars = bars
-    self.fps = fps
+extension ConsumerKey: CustomStringConvertible {
+  package var description: String {
+    "format=\(format.rawValue) bars=\(bars)" + (fps.map { " fps=\($0)" } ?? "")
   }
+}
 
-  /// The pipeline consumer that renders this subscription's lines.
-  package var consumerKey: ConsumerKey { ConsumerKey(format: format, bars: bars, fps: fps) }
-
+extension ConsumerKey {
   /// Bar counts a client may ask for.
   package static let barRange = 1...512  // as the `bars` config key
   /// Frame rates a client may ask for (above the daemon's own, it gets the daemon's).
@@ -44,10 +39,6 @@ package struct Subscription: Hashable, Sendable, CustomStringConvertible {
     _ line: some Collection<UInt8>, base: Subscription, maxFPS: Int = 240
   ) -> Result<Subscription, SubscriptionError> {
     SubscriptionRequest.parse(line).map { $0.resolved(default: base, maxFPS: maxFPS) }
-  }
-
-  package var description: String {
-    "format=\(format.rawValue) bars=\(bars)" + (fps.map { " fps=\($0)" } ?? "")
   }
 
 }
