@@ -20,9 +20,11 @@ struct PulseFragmentTests {
     return arrivals
   }
 
-  @Test("audio arrives about one frame's worth at a time, at the frame rate")
-  func oneFrameAtATime() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "audio arrives about one frame's worth at a time, at the frame rate",
+    arguments: AudioServerKind.allCases)
+  func oneFrameAtATime(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 1000, seconds: 6)
     defer { player.send(SIGKILL) }
