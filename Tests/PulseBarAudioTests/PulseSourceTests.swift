@@ -124,6 +124,23 @@ struct PulseSourceTests {
   }
 
   @Test(
+    "after a restart it records the default the server restored, which differs by server",
+    arguments: AudioServerKind.allCases)
+  func restartRestoresDefault(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    try fixture.server.setDefaultSink("pb_sink_b")
+    #expect(fixture.waitRecording("pb_sink_b.monitor", timeout: 1))
+    // WirePlumber writes the chosen default to XDG_STATE_HOME about a second later and
+    // restores it on start; `pulseaudio -n` loads no restore module: its script's default.
+    usleep(1_500_000)
+    try fixture.server.restart()
+    let restored = kind == .pipewire ? "pb_sink_b.monitor" : "pb_sink_a.monitor"
+    #expect(fixture.waitRecording(restored, timeout: 3), "status \(fixture.buffer.status)")
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test(
     "started before the server exists, it connects once the server appears",
     arguments: AudioServerKind.allCases)
   func startsBeforeServer(_ kind: AudioServerKind) throws {
