@@ -157,7 +157,8 @@ struct PulseSourceTests {
   func namedSource(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind, sourceName: "pb_sink_b.monitor")
     #expect(fixture.waitRecording("pb_sink_b.monitor"))
-    // PulseAudio moves streams off the old default; a named source must not follow.
+    // Both servers move streams off the old default (PulseAudio 15+, WirePlumber); a named
+    // source asks not to be moved (PA_STREAM_DONT_MOVE, which pipewire-pulse honours too).
     try fixture.server.setDefaultSink("pb_sink_b")
     try fixture.server.setDefaultSink("pb_sink_a")
     usleep(300_000)
