@@ -13,14 +13,21 @@ BUILD_PACKAGES = pkg-config libpulse-dev libfftw3-dev libsndfile1-dev libsystemd
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that
 # is already installed.
 DEMO_PACKAGES = pulseaudio-utils sox tmux
-# The test stack, for `make test` and CI only: a private PulseAudio server, sox, valgrind,
-# real clients (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks,
-# what reads the generated man page and completions (man-db, zsh, fish), and a private
-# session bus with a real MPRIS player (dbus, mpv with mpv-mpris).
-# On a machine whose sound runs through PipeWire (pipewire-pulse installed) `pulseaudio` is
-# left out: installing it there would remove the desktop's audio stack.
-TEST_PACKAGES = pulseaudio pulseaudio-utils sox libsox-fmt-all tmux systemd cava valgrind \
-	i3blocks fontconfig fonts-dejavu-core man-db zsh fish mpv mpv-mpris dbus
+# The test stack, for `make test` and CI only: both audio servers the integration suite runs
+# on (a private PulseAudio server; a private pipewire + wireplumber + pipewire-pulse session,
+# with pw-cli from pipewire-bin and wpctl from wireplumber), sox, valgrind, real clients
+# (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, what reads the
+# generated man page and completions (man-db, zsh, fish), and a private session bus with a
+# real MPRIS player (dbus, mpv with mpv-mpris).
+# Debian 12 installs pulseaudio and pipewire-pulse side by side (neither conflicts with nor
+# replaces the other; CI, a fresh machine, gets both in one apt call). But a desktop whose
+# sound runs through one of them does not get the other: on a PipeWire desktop (pipewire-pulse
+# installed, pulseaudio not) `pulseaudio` is left out, on a PulseAudio desktop (the reverse)
+# the PipeWire packages are, since their user units conflict and the newcomer may take the
+# desktop's socket at the next login. The tests then skip that server's half, saying why.
+TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
+	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
+	zsh fish mpv mpv-mpris dbus
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
@@ -54,7 +61,8 @@ build: deps
 release: deps
 	$(RELEASE_BUILD)
 
-## test: unit and integration tests (the tests start their own private PulseAudio), then lint
+## test: unit and integration tests (on a private PulseAudio server and a private PipeWire
+## session, whichever are installed; PULSEBAR_TEST_SERVERS=pipewire runs one), then lint
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest

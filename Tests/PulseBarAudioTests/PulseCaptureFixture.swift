@@ -5,18 +5,21 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// A private server plus a started ``PulseSource`` recording into a ``CaptureBuffer``,
-/// with the waits and measurements the PulseAudio tests share.
+/// A private server (PulseAudio, or PipeWire through pipewire-pulse) plus a started
+/// ``PulseSource`` recording into a ``CaptureBuffer``, with the waits and measurements the
+/// capture tests share.
 final class PulseCaptureFixture {
-  let server: PrivatePulseServer
+  let server: any PrivateAudioServer
   let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
   let source: PulseSource
   /// The source's debug lines (what `-v` shows), in order.
   private let debugged = DebugLines()
 
-  /// Starts a server (unless `startServer` is false: the source starts first) and the source.
-  init(sourceName: String? = nil, startServer: Bool = true) throws {
-    server = try PrivatePulseServer()
+  /// Starts a server of `kind` (unless `startServer` is false: the source starts first) and
+  /// the source. A kind that is not installed cancels the test case, saying why.
+  init(_ kind: AudioServerKind, sourceName: String? = nil, startServer: Bool = true) throws {
+    try kind.skipUnlessRunnable()
+    server = try kind.start()
     if !startServer { server.kill() }
     let debugged = debugged
     source = PulseSource(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// The PulseAudio source's pure parts: back-off and sink-input bookkeeping.
+/// The PulseAudio source's pure parts: back-off, sink-input bookkeeping, fragment sizes.
 @Suite("PulseAudio bookkeeping")
 struct PulseModelTests {
   @Test("back-off starts at 100 ms, doubles, caps at 2 s, and resets")
@@ -31,5 +31,21 @@ struct PulseModelTests {
     #expect(table.activity(onSink: 1) == .none)
     table.removeAll()
     #expect(table.activity(onSink: 2) == .none)
+  }
+
+  @Test(
+    "fragments: one frame on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
+    arguments: [(44100, 48000), (44100, 44100), (48000, 48000), (44100, 96000)])
+  func fragmentSizes(sampleRate: Int, graphRate: Int) {
+    let settings = PulseSource.Settings(
+      sourceName: nil, sampleRate: sampleRate, channels: 2, fps: 60)
+    #expect(settings.fragmentBytes(bytesPerSample: 4) == UInt32(sampleRate / 60 * 8))
+    let bytes = settings.fragmentBytes(bytesPerSample: 4, pipeWireGraphRate: graphRate)
+    // What PipeWire makes of it: the latency in graph frames, rounded down to a power of two.
+    let graphFrames = Double(bytes / 8) * Double(graphRate) / Double(sampleRate)
+    #expect(graphFrames >= 1024 && graphFrames < 1024 * 1.01, "\(graphFrames) graph frames")
+    #expect(
+      settings.fragmentBytes(bytesPerSample: 2, pipeWireGraphRate: graphRate) == bytes / 2,
+      "s16 fragments hold the same frames")
   }
 }

@@ -9,9 +9,11 @@ import Testing
 /// sinks unloaded, a named source that appears late.
 @Suite("PulseSource recovering from server-side changes", .serialized)
 struct PulseSourceRecoveryTests {
-  @Test("the record stream moved elsewhere goes back to the default sink's monitor")
-  func movedStreamReturns() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "the record stream moved elsewhere goes back to the default sink's monitor",
+    arguments: AudioServerKind.allCases)
+  func movedStreamReturns(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let outputs = try fixture.server.pactl(["list", "short", "source-outputs"])
     let index = try #require(outputs.first?.split(separator: "\t").first.map(String.init))
@@ -29,22 +31,24 @@ struct PulseSourceRecoveryTests {
     try fixture.expectHearsTone(on: "pb_sink_a")
   }
 
-  @Test("the default sink unloaded: the monitor of the new default is recorded")
-  func defaultSinkUnloaded() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "the default sink unloaded: the monitor of the new default is recorded",
+    arguments: AudioServerKind.allCases)
+  func defaultSinkUnloaded(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let modules = try fixture.server.pactl(["list", "short", "modules"])
-    let line = try #require(modules.first { $0.contains("sink_name=pb_sink_a") })
-    let index = String(line.split(separator: "\t")[0])
-    try fixture.server.pactl(["unload-module", index])
+    // PulseAudio: the null sink's module unloaded; PipeWire: the node destroyed.
+    try fixture.server.removeSink("pb_sink_a")
     let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
     #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
     try fixture.expectHearsTone(on: "pb_sink_b")
   }
 
-  @Test("a named source that does not exist yet is recorded once it appears")
-  func namedSourceAppearsLater() throws {
-    let fixture = try PulseCaptureFixture(sourceName: "pb_sink_c.monitor")
+  @Test(
+    "a named source that does not exist yet is recorded once it appears",
+    arguments: AudioServerKind.allCases)
+  func namedSourceAppearsLater(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind, sourceName: "pb_sink_c.monitor")
     usleep(500_000)
     #expect(fixture.buffer.status.connected)
     #expect(fixture.buffer.status.activity == .none)
@@ -54,10 +58,12 @@ struct PulseSourceRecoveryTests {
     try fixture.expectHearsTone(on: "pb_sink_c")
   }
 
-  @Test("a named source that is no monitor counts as running while recorded, never corked")
-  func nonMonitorSourceRuns() throws {
-    let fixture = try PulseCaptureFixture(sourceName: "pb_microphone")
-    try fixture.server.pactl(["load-module", "module-null-source", "source_name=pb_microphone"])
+  @Test(
+    "a named source that is no monitor counts as running while recorded, never corked",
+    arguments: AudioServerKind.allCases)
+  func nonMonitorSourceRuns(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind, sourceName: "pb_microphone")
+    try fixture.server.addNullSource("pb_microphone")
     #expect(fixture.waitRecording("pb_microphone", timeout: 2))
     #expect(fixture.wait(1) { $0.activity == .running } != nil)
     #expect(fixture.waitForSamples(), "a null source's silence still arrives")

@@ -8,9 +8,11 @@ import Testing
 /// ``PulseSource`` against a real private PulseAudio server, in process.
 @Suite("PulseSource against a private server", .serialized)
 struct PulseSourceTests {
-  @Test("a tone played into the default sink arrives with its frequency")
-  func toneArrives() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "a tone played into the default sink arrives with its frequency",
+    arguments: AudioServerKind.allCases)
+  func toneArrives(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 1000, seconds: 3)
     let started = fixture.wait(1) { $0.activity == .running }
@@ -24,9 +26,11 @@ struct PulseSourceTests {
     player.send(SIGKILL)
   }
 
-  @Test("idle: nothing plays, the stream is corked and no samples arrive")
-  func idleIsCorked() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "idle: nothing plays, the stream is corked and no samples arrive",
+    arguments: AudioServerKind.allCases)
+  func idleIsCorked(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     usleep(300_000)
     #expect(fixture.buffer.status.activity == .none)
@@ -43,9 +47,11 @@ struct PulseSourceTests {
     #expect(after.isEmpty, "\(after.count) samples while idle")
   }
 
-  @Test("a player that pauses (corks) makes the activity corked, and resuming runs again")
-  func pausedPlayerIsCorked() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "a player that pauses (corks) makes the activity corked, and resuming runs again",
+    arguments: AudioServerKind.allCases)
+  func pausedPlayerIsCorked(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
     #expect(fixture.wait(1) { $0.activity == .running } != nil)
@@ -60,9 +66,9 @@ struct PulseSourceTests {
     #expect(fixture.wait(1) { $0.activity == .none } != nil)
   }
 
-  @Test("a default-sink switch is followed within a second")
-  func followsDefaultSink() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test("a default-sink switch is followed within a second", arguments: AudioServerKind.allCases)
+  func followsDefaultSink(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let generation = fixture.buffer.status.generation
     try fixture.server.setDefaultSink("pb_sink_b")
@@ -74,9 +80,22 @@ struct PulseSourceTests {
     try fixture.expectHearsTone(on: "pb_sink_b")
   }
 
-  @Test("debug lines (-v) name the source recorded, sink switches, stream states and corking")
-  func debugLinesFollowTheStream() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test("a default-sink switch made with wpctl (WirePlumber's own tool) is followed")
+  func followsWpctlDefault() throws {
+    let fixture = try PulseCaptureFixture(.pipewire)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    try fixture.server.setDefaultSinkNatively("pb_sink_b")
+    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
+    try fixture.expectIgnoresTone(on: "pb_sink_a")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test(
+    "debug lines (-v) name the source recorded, sink switches, stream states and corking",
+    arguments: AudioServerKind.allCases)
+  func debugLinesFollowTheStream(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     #expect(fixture.waitDebugLine("PulseAudio: record stream ready on pb_sink_a.monitor"))
     try fixture.server.setDefaultSink("pb_sink_b")
@@ -89,9 +108,11 @@ struct PulseSourceTests {
     #expect(lines.allSatisfy { $0.hasPrefix("PulseAudio: ") }, "\(lines)")
   }
 
-  @Test("the server killed and restarted: disconnected, then connected and samples resume")
-  func survivesServerRestart() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test(
+    "the server killed and restarted: disconnected, then connected and samples resume",
+    arguments: AudioServerKind.allCases)
+  func survivesServerRestart(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     fixture.server.kill()
     #expect(fixture.wait(1) { !$0.connected && $0.activity == .none } != nil)
@@ -102,33 +123,60 @@ struct PulseSourceTests {
     try fixture.expectHearsTone(on: nil)
   }
 
-  @Test("started before the server exists, it connects once the server appears")
-  func startsBeforeServer() throws {
-    let fixture = try PulseCaptureFixture(startServer: false)
+  @Test(
+    "after a restart it records the default the server restored, which differs by server",
+    arguments: AudioServerKind.allCases)
+  func restartRestoresDefault(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    try fixture.server.setDefaultSink("pb_sink_b")
+    #expect(fixture.waitRecording("pb_sink_b.monitor", timeout: 1))
+    // WirePlumber writes the chosen default to XDG_STATE_HOME about a second later and
+    // restores it on start; `pulseaudio -n` loads no restore module: its script's default.
+    usleep(1_500_000)
+    try fixture.server.restart()
+    let restored = kind == .pipewire ? "pb_sink_b.monitor" : "pb_sink_a.monitor"
+    #expect(fixture.waitRecording(restored, timeout: 3), "status \(fixture.buffer.status)")
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test(
+    "started before the server exists, it connects once the server appears",
+    arguments: AudioServerKind.allCases)
+  func startsBeforeServer(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind, startServer: false)
     usleep(500_000)
     #expect(!fixture.buffer.status.connected)
     try fixture.server.start()
     #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 3))
   }
 
-  @Test("a named monitor source stays put on default-sink switches and tracks its own sink")
-  func namedSource() throws {
-    let fixture = try PulseCaptureFixture(sourceName: "pb_sink_b.monitor")
+  @Test(
+    "a named monitor source stays put on default-sink switches and tracks its own sink",
+    arguments: AudioServerKind.allCases)
+  func namedSource(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind, sourceName: "pb_sink_b.monitor")
     #expect(fixture.waitRecording("pb_sink_b.monitor"))
-    // PulseAudio moves streams off the old default; a named source must not follow.
+    // Both servers move streams off the old default (PulseAudio 15+, WirePlumber); a named
+    // source asks not to be moved (PA_STREAM_DONT_MOVE, which pipewire-pulse honours too).
     try fixture.server.setDefaultSink("pb_sink_b")
     try fixture.server.setDefaultSink("pb_sink_a")
     usleep(300_000)
+    // Indexes differ (PulseAudio counts sources from 0, PipeWire gives node ids): compare
+    // the source-output's source with pb_sink_b.monitor's index.
     let outputs = try fixture.server.pactl(["list", "short", "source-outputs"])
-    #expect(outputs.count == 1 && outputs[0].hasPrefix("0\t1\t"), "\(outputs)")
+    let monitorB = try fixture.server.sourceIndex("pb_sink_b.monitor")
+    #expect(
+      outputs.count == 1 && outputs[0].split(separator: "\t").dropFirst().first == monitorB?[...],
+      "\(outputs), pb_sink_b.monitor is \(monitorB ?? "missing")")
     #expect(fixture.buffer.status.sourceName == "pb_sink_b.monitor")
     try fixture.expectIgnoresTone(on: "pb_sink_a")
     try fixture.expectHearsTone(on: "pb_sink_b")
   }
 
-  @Test("stop disconnects and is idempotent")
-  func stopIsIdempotent() throws {
-    let fixture = try PulseCaptureFixture()
+  @Test("stop disconnects and is idempotent", arguments: AudioServerKind.allCases)
+  func stopIsIdempotent(_ kind: AudioServerKind) throws {
+    let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     fixture.source.stop()
     fixture.source.stop()

@@ -218,7 +218,8 @@ struct MPRISEndToEndTests {
 
   @Test("without a session bus: one log line, and the audio alone decides")
   func withoutABus() throws {
-    let daemon = try PulseEndToEndTests.Daemon()
+    // PulseAudio: a PipeWire session always has its bus (WirePlumber needs one).
+    let daemon = try PulseEndToEndTests.Daemon(.pulseaudio)
     let player = try daemon.server.play(tone: 440, seconds: 5)
     PulseEndToEndTests.expectStraightToPlaying(daemon)
     player.send(SIGKILL)

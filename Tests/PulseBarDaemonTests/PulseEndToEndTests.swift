@@ -2,26 +2,33 @@ import Glibc
 import PulseBarTestSupport
 import Testing
 
-/// The real `pulsebar run --input pulse` against a private PulseAudio server:
-/// frames read from its stdout while real players play into null sinks.
-@Suite("pulsebar run with PulseAudio, end to end", .serialized)
+/// The real `pulsebar run --input pulse` against a private PulseAudio server and a private
+/// PipeWire session (through pipewire-pulse): frames read from its stdout while real players
+/// play into null sinks.
+@Suite("pulsebar run with PulseAudio and PipeWire, end to end", .serialized)
 struct PulseEndToEndTests {
   /// A private server and the daemon on its default sink's monitor, json frames on stdout.
   final class Daemon {
-    let server: PrivatePulseServer
+    let server: any PrivateAudioServer
     let process: ChildProcess
+    /// How long the server's idle null sink renders ahead before a new stream's latency holds.
+    var renderAhead: Double { server.kind == .pulseaudio ? 2.2 : 0.2 }
 
-    init(arguments: [String] = []) throws {
-      server = try PrivatePulseServer()
+    /// A kind that is not installed cancels the test case, saying why.
+    /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s.
+    init(_ kind: AudioServerKind, arguments: [String] = [], suspendOnIdle: Bool = false) throws {
+      try kind.skipUnlessRunnable()
+      server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
       #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
       process = try ChildProcess(
         Binary.path, ["run", "--input", "pulse", "--format", "json", "--bars", "8"] + arguments,
         environment: server.environment)
       // The first frame, then let the idle null sink's 2 s render-ahead block pass so
-      // the daemon's one-frame latency is in force before anything is timed.
+      // the daemon's one-frame latency is in force before anything is timed. PipeWire's null
+      // sink renders one quantum at a time: a new stream's samples come within ~0.1 s.
       let first = process.readLine(timeout: 10)
       #expect(first != nil, "no first frame: \(process.standardError)")
-      _ = process.readLines(for: 2.2)
+      _ = process.readLines(for: renderAhead)
     }
 
     deinit {
@@ -39,8 +46,10 @@ struct PulseEndToEndTests {
     }
   }
 
-  /// Waits for `playing` and expects no `paused` frame on the way (the state debounce: the
-  /// server reports a new stream corked before it runs).
+  /// Waits for `playing` and expects no `paused` frame on the way (the state debounce: a
+  /// server may report a new stream corked before it runs; players that start corked, as mpv
+  /// does, always are. paplay's streams showed no corked step on PulseAudio 16 or
+  /// pipewire-pulse 0.3.65, polled every 0.5 ms).
   static func expectStraightToPlaying(_ daemon: Daemon, timeout: Double = 3) {
     var states: [String] = []
     let playing = daemon.waitForFrame(timeout: timeout) { frame in
@@ -75,13 +84,15 @@ struct PulseEndToEndTests {
     }
   }
 
-  @Test("a 1 kHz tone lands in the bar whose band holds 1 kHz, and plays within 0.5 s")
-  func toneLandsInItsBar() throws {
+  @Test(
+    "a 1 kHz tone lands in the bar whose band holds 1 kHz, and plays within 0.5 s",
+    arguments: AudioServerKind.allCases)
+  func toneLandsInItsBar(_ kind: AudioServerKind) throws {
     let bands = try Binary.run(["bands", "--bars", "8"]).lines.map {
       $0.split(separator: " ").compactMap { Double($0) }
     }
     let expected = try #require(bands.firstIndex { $0.count == 2 && $0[0] <= 1000 && 1000 < $0[1] })
-    let daemon = try Daemon()
+    let daemon = try Daemon(kind)
     let player = try daemon.server.play(tone: 1000, seconds: 4)
     let playing = daemon.waitForFrame(timeout: 3) { $0.state == "playing" }
     #expect(playing != nil)
@@ -99,11 +110,13 @@ struct PulseEndToEndTests {
     player.send(SIGKILL)
   }
 
-  @Test("a reload from mono to stereo rebuilds the record stream: audio keeps flowing in real time")
-  func reloadToStereoRebuildsTheRecordStream() throws {
+  @Test(
+    "a reload from mono to stereo rebuilds the record stream: audio keeps flowing in real time",
+    arguments: AudioServerKind.allCases)
+  func reloadToStereoRebuildsTheRecordStream(_ kind: AudioServerKind) throws {
     let config = Binary.temporaryDirectory() + "/pulsebar.conf"
     try writeTextFile(config, "[general]\nchannels = mono\n")
-    let daemon = try Daemon(arguments: ["--config", config])
+    let daemon = try Daemon(kind, arguments: ["--config", config])
     let player = try daemon.server.play(tone: 440, seconds: 10)
     Self.expectStraightToPlaying(daemon)
     try writeTextFile(config, "[general]\nchannels = stereo\n")
@@ -123,9 +136,11 @@ struct PulseEndToEndTests {
     player.send(SIGKILL)
   }
 
-  @Test("a player that ends gives stopped; one that pauses gives paused")
-  func playingThenPausedOrStopped() throws {
-    let daemon = try Daemon()
+  @Test(
+    "a player that ends gives stopped; one that pauses gives paused",
+    arguments: AudioServerKind.allCases)
+  func playingThenPausedOrStopped(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
     let player = try daemon.server.play(tone: 440, seconds: 10)
     Self.expectStraightToPlaying(daemon)
     player.send(SIGKILL)
@@ -142,9 +157,10 @@ struct PulseEndToEndTests {
     #expect(daemon.waitForFrame(timeout: 2.5) { $0.state == "stopped" } != nil)
   }
 
-  @Test("idle: once the resting frame is out, no lines for 3 s")
-  func idleWritesNothing() throws {
-    let daemon = try Daemon()
+  @Test(
+    "idle: once the resting frame is out, no lines for 3 s", arguments: AudioServerKind.allCases)
+  func idleWritesNothing(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
     let player = try daemon.server.play(tone: 440, seconds: 1)
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
     _ = try player.waitForExit(timeout: 5)
@@ -159,9 +175,11 @@ struct PulseEndToEndTests {
     #expect(lines.isEmpty, "\(lines.count) lines while idle, first: \(lines.first ?? "")")
   }
 
-  @Test("the server killed and restarted: frames say disconnected, then resume")
-  func survivesServerRestart() throws {
-    let daemon = try Daemon()
+  @Test(
+    "the server killed and restarted: frames say disconnected, then resume",
+    arguments: AudioServerKind.allCases)
+  func survivesServerRestart(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
     daemon.server.kill()
     let down = daemon.waitForFrame(timeout: 2) { !$0.connected }
     #expect(down != nil, "no disconnected frame")
@@ -174,18 +192,23 @@ struct PulseEndToEndTests {
     let log = daemon.process.standardError.split(separator: "\n")
     #expect(log.filter { $0.contains("retrying") }.count == 1, "\(log)")
     #expect(log.filter { $0.contains("connected again") }.count == 1, "\(log)")
-    _ = daemon.process.readLines(for: 2.2)
+    _ = daemon.process.readLines(for: daemon.renderAhead)
     let player = try daemon.server.play(tone: 1000, seconds: 4)
     Self.expectStraightToPlaying(daemon)
     player.send(SIGKILL)
   }
 
-  @Test("switching the default sink while music plays: no paused frame, playing after")
-  func sinkSwitchWhilePlayingShowsNoPause() throws {
-    let daemon = try Daemon()
+  @Test(
+    "switching the default sink while music plays: no paused frame, playing after",
+    arguments: AudioServerKind.allCases)
+  func sinkSwitchWhilePlayingShowsNoPause(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
     let tone = try PulseTonePlayer(server: daemon.server.serverAddress, frequency: 440)
     Self.expectStraightToPlaying(daemon)
     // What a desktop does on an output switch: the new default, then the streams moved to it.
+    // Both servers move streams that follow the default by themselves (PulseAudio 15+, and
+    // WirePlumber on PipeWire), so the moves below usually find them there already; pulsebar's
+    // own record stream is moved too, and it must show no pause either way.
     try daemon.server.setDefaultSink("pb_sink_b")
     let inputs = try daemon.server.pactl(["list", "short", "sink-inputs"])
     for input in inputs {
@@ -202,14 +225,58 @@ struct PulseEndToEndTests {
     tone.stop()
   }
 
-  @Test("a default-sink switch is followed: frames name the new monitor and show its audio")
-  func followsDefaultSink() throws {
-    let daemon = try Daemon()
+  @Test(
+    "a default-sink switch is followed: frames name the new monitor and show its audio",
+    arguments: AudioServerKind.allCases)
+  func followsDefaultSink(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
     try daemon.server.setDefaultSink("pb_sink_b")
     let moved = daemon.waitForFrame(timeout: 1.5) { $0.source == "pb_sink_b.monitor" }
     #expect(moved != nil, "source never became pb_sink_b.monitor")
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
     Self.expectStraightToPlaying(daemon, timeout: 4)
     player.send(SIGKILL)
+  }
+
+  @Test("a default-sink switch made with wpctl is followed: frames name the new monitor")
+  func followsWpctlDefault() throws {
+    let daemon = try Daemon(.pipewire)
+    try daemon.server.setDefaultSinkNatively("pb_sink_b")
+    let moved = daemon.waitForFrame(timeout: 1.5) { $0.source == "pb_sink_b.monitor" }
+    #expect(moved != nil, "source never became pb_sink_b.monitor")
+    let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
+    Self.expectStraightToPlaying(daemon, timeout: 4)
+    player.send(SIGKILL)
+  }
+
+  /// The state `pactl list short sinks` gives `sink` (RUNNING, IDLE, SUSPENDED).
+  static func sinkState(_ server: any PrivateAudioServer, _ sink: String) throws -> String {
+    let line = try server.pactl(["list", "short", "sinks"]).first {
+      $0.split(separator: "\t").dropFirst().first == Substring(sink)
+    }
+    return line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
+  }
+
+  @Test(
+    "idle, the daemon lets the sink suspend; a new player wakes it and plays at once",
+    arguments: AudioServerKind.allCases)
+  func sinkSuspendsWhileIdle(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind, suspendOnIdle: true)
+    let player = try daemon.server.play(tone: 440, seconds: 1)
+    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
+    _ = try player.waitForExit(timeout: 5)
+    // Our corked record stream must not keep the sink busy: suspended 1 s after the player.
+    var state = ""
+    let end = ChildProcess.now() + 4
+    while ChildProcess.now() < end {
+      state = try Self.sinkState(daemon.server, "pb_sink_a")
+      if state == "SUSPENDED" { break }
+      usleep(100_000)
+    }
+    #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
+    #expect(daemon.process.isRunning)
+    let again = try daemon.server.play(tone: 1000, seconds: 4)
+    Self.expectStraightToPlaying(daemon, timeout: 4)
+    again.send(SIGKILL)
   }
 }

@@ -3,9 +3,21 @@ internal import CPulse
 // MARK: - Finding the source and following the server
 
 extension PulseConnection {
-  /// Looks up what to record: the named source, or the default sink's monitor.
+  /// Looks up what to record: the server info first (which server it is, the default sink),
+  /// then the named source or the default sink's monitor.
   func resolveTarget() {
     guard let context, isReady else { return }
+    release(
+      pa_context_get_server_info(
+        context,
+        { context, info, userdata in PulseConnection.from(userdata).serverInfo(context, info) },
+        userdata))
+  }
+
+  private func serverInfo(_ replied: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?) {
+    assertOnLoop()
+    guard let context, replied == context else { return }
+    onPipeWire = info?.pointee.server_name.map { String(cString: $0).contains("PipeWire") } ?? false
     if let name = settings.sourceName {
       release(
         pa_context_get_source_info_by_name(
@@ -13,18 +25,8 @@ extension PulseConnection {
           { context, info, end, userdata in
             PulseConnection.from(userdata).sourceInfo(context, info, end: end)
           }, userdata))
-    } else {
-      release(
-        pa_context_get_server_info(
-          context,
-          { context, info, userdata in PulseConnection.from(userdata).serverInfo(context, info) },
-          userdata))
+      return
     }
-  }
-
-  private func serverInfo(_ replied: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?) {
-    assertOnLoop()
-    guard let context, replied == context else { return }
     guard let sinkName = info?.pointee.default_sink_name else {
       // No sink at all: nothing to record until one appears (a sink event).
       closeStream()
@@ -50,7 +52,8 @@ extension PulseConnection {
       let monitor = sink.monitor_source_name
     else { return }
     record(
-      source: String(cString: monitor), monitoring: sink.index, format: sink.sample_spec.format)
+      source: String(cString: monitor), monitoring: sink.index, format: sink.sample_spec.format,
+      rate: sink.sample_spec.rate)
   }
 
   private func sourceInfo(
@@ -74,7 +77,7 @@ extension PulseConnection {
     let sink = source.monitor_of_sink
     record(
       source: String(cString: source.name), monitoring: sink == UInt32.max ? nil : sink,
-      format: source.sample_spec.format)
+      format: source.sample_spec.format, rate: source.sample_spec.rate)
   }
 
   // MARK: - Sink inputs

@@ -26,14 +26,16 @@ extension PulseConnection {
   /// only when the source changed, then bumps the generation and drops stale audio.
   ///
   /// A source whose own format is s16 is recorded as s16 and converted here: the
-  /// server then passes its blocks through instead of converting every fragment.
-  func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t) {
+  /// server then passes its blocks through instead of converting every fragment. `rate` is
+  /// the source's own rate: on PipeWire, the graph's, which sizes the fragment.
+  func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t, rate: UInt32) {
     // A new target, or a new sink under a stream the server already moved there.
     if stream == nil || streamSource != source || monitoredSink != sink {
       debug?(
         "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
     }
     monitoredSink = sink
+    sourceRate = rate
     if stream != nil, streamSource == source {
       updateActivity()
       return
@@ -60,8 +62,9 @@ extension PulseConnection {
       stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
-    // One frame per fragment; a few frames of slack on the server before it drops.
-    let fragment = settings.fragmentBytes(bytesPerSample: bytesPerSample)
+    // One frame per fragment (PipeWire: one quantum); a few of slack before the server drops.
+    let fragment = settings.fragmentBytes(
+      bytesPerSample: bytesPerSample, pipeWireGraphRate: onPipeWire ? Int(rate) : nil)
     var attributes = pa_buffer_attr(
       maxlength: fragment * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
       fragsize: fragment)
@@ -169,7 +172,7 @@ extension PulseConnection {
     guard stream != nil, let source = streamSource else { return }
     let sampleFormat = streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian
     closeStream()
-    record(source: source, monitoring: monitoredSink, format: sampleFormat)
+    record(source: source, monitoring: monitoredSink, format: sampleFormat, rate: sourceRate)
   }
 
   /// Closes the record stream, if any, without calling back into us.

@@ -28,6 +28,11 @@ final class PulseConnection {
   var streamSource: String?
   /// The cork state last asked of the server for the current stream.
   var streamCorked = false
+  /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
+  /// learnt from the server info each time the target is resolved.
+  var onPipeWire = false
+  /// The recorded source's own rate (on PipeWire, the graph's).
+  var sourceRate: UInt32 = 0
   /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
   var monitoredSink: UInt32?
   /// The stream delivers s16 (the source's own format), converted through `scratch`.

@@ -10,7 +10,8 @@ import PulseBarSystem
 /// called from any thread, and its only mutable state sits in a `Lock`.
 ///
 /// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments
-/// of about one frame (`1/fps` s). The record stream is corked while nothing
+/// of about one frame (`1/fps` s); on PipeWire, of its default quantum (see
+/// ``Settings/fragmentBytes(bytesPerSample:pipeWireGraphRate:)``). The record stream is corked while nothing
 /// plays into the monitored sink, so an idle daemon costs nothing. A lost or
 /// missing server is retried with back-off forever.
 /// A reload that changes channels or fps remakes the record stream (``formatChanged()``).
@@ -25,9 +26,28 @@ package final class PulseSource: CaptureSource {
     /// The server address (`unix:/path`), or `nil` for libpulse's default (`PULSE_SERVER`, …).
     package var server: String?
 
-    /// Bytes in one frame's worth of audio (`1/fps` s): the record fragment size.
-    package func fragmentBytes(bytesPerSample: Int) -> UInt32 {
-      UInt32(max(256, sampleRate * channels * bytesPerSample / max(1, fps)))
+    /// PipeWire's default quantum (`clock.quantum`), in frames at the graph's rate.
+    package static let pipeWireQuantum = 1024
+
+    /// The record fragment size in bytes: one frame's worth of audio (`1/fps` s) on
+    /// PulseAudio; on PipeWire (`graphRate` given: the rate of the recorded node) PipeWire's
+    /// default quantum, whatever the fps.
+    ///
+    /// pipewire-pulse makes a record stream's fragment its `node.latency`, and the graph runs
+    /// at the smallest latency any node asks for, rounded down to a power of two: one frame
+    /// (735 frames at 44.1 kHz, 800 at 48 kHz) would take the whole desktop from a
+    /// 1024-frame quantum to 512, twice the wake-ups for every audio client. A quantum's
+    /// worth (rounded up, so it never rounds down to 512) keeps the server's own period;
+    /// frames are still paced by the audio, one or two per fragment.
+    package func fragmentBytes(bytesPerSample: Int, pipeWireGraphRate graphRate: Int? = nil)
+      -> UInt32
+    {
+      let bytesPerFrame = channels * bytesPerSample
+      guard let graphRate, graphRate > 0 else {
+        return UInt32(max(256, sampleRate * bytesPerFrame / max(1, fps)))
+      }
+      let frames = (Self.pipeWireQuantum * sampleRate + graphRate - 1) / graphRate
+      return UInt32(frames * bytesPerFrame)
     }
   }
 

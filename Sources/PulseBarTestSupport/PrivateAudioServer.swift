@@ -1,0 +1,163 @@
+import Glibc
+
+/// Which audio server a private test server runs: the integration suite runs once per
+/// kind that is installed (`@Test(arguments: AudioServerKind.allCases)`).
+package enum AudioServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
+  /// `pulseaudio -n` with null sinks: ``PrivatePulseServer``.
+  case pulseaudio
+  /// pipewire + wireplumber + pipewire-pulse with null sinks: ``PrivatePipeWireSession``.
+  case pipewire
+
+  package var description: String { rawValue }
+
+  /// The programs a private server of this kind runs; every one must be on PATH.
+  package var programs: [String] {
+    switch self {
+    case .pulseaudio: ["pulseaudio", "pactl", "paplay"]
+    case .pipewire:
+      ["pipewire", "wireplumber", "pipewire-pulse", "wpctl", "pw-cli", "dbus-daemon", "pactl"]
+    }
+  }
+
+  /// Why tests skip this kind: `PULSEBAR_TEST_SERVERS` (a comma-separated list of kinds, to
+  /// run or time one half of the matrix) leaves it out, or a program is missing from PATH.
+  /// `nil` when it runs.
+  package var skipReason: String? {
+    if let selected = getenv("PULSEBAR_TEST_SERVERS").map({ String(cString: $0) }),
+      !selected.split(separator: ",").contains(Substring(rawValue))
+    {
+      return "\(rawValue) is not in PULSEBAR_TEST_SERVERS=\(selected)"
+    }
+    return missingReason
+  }
+
+  /// Why this kind cannot run here (a program missing from PATH), or `nil` when it can.
+  package var missingReason: String? {
+    let missing = programs.filter { !Self.onPath($0) }
+    guard !missing.isEmpty else { return nil }
+    return "\(rawValue) is not installed here (no \(missing.joined(separator: ", ")) on PATH); "
+      + "`make test-deps` installs it"
+  }
+
+  /// Starts a private server of this kind with `sinks` (the first is the default).
+  ///
+  /// With `suspendOnIdle` a sink nobody keeps busy suspends after `idleSeconds`, as on a
+  /// desktop (PulseAudio: `module-suspend-on-idle`; PipeWire: WirePlumber's node suspend).
+  package func start(
+    sinks: [String] = ["pb_sink_a", "pb_sink_b"], suspendOnIdle: Bool = false,
+    idleSeconds: Int = 5
+  ) throws(SpawnError) -> any PrivateAudioServer {
+    switch self {
+    case .pulseaudio:
+      try PrivatePulseServer(sinks: sinks, suspendOnIdle: suspendOnIdle, idleSeconds: idleSeconds)
+    case .pipewire:
+      try PrivatePipeWireSession(
+        sinks: sinks, suspendOnIdle: suspendOnIdle, idleSeconds: idleSeconds)
+    }
+  }
+
+  private static func onPath(_ program: String) -> Bool {
+    guard let path = getenv("PATH").map({ String(cString: $0) }) else { return false }
+    return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+  }
+}
+
+/// A private audio server that speaks the PulseAudio protocol, for integration tests and
+/// benchmarks: its own temporary directory, null sinks, and the environment a client needs
+/// to reach it and nothing else. Confined to its creator.
+package protocol PrivateAudioServer: AnyObject {
+  /// What runs behind the PulseAudio protocol.
+  var kind: AudioServerKind { get }
+  /// The temporary directory holding sockets, config, logs and test audio.
+  var directory: String { get }
+  /// The null sinks it has; the first is the default.
+  var sinks: [String] { get }
+  /// The socket that speaks the PulseAudio protocol.
+  var socketPath: String { get }
+  /// What a client process needs to find this server and nothing else.
+  var environment: [String: String] { get }
+  /// The server's own log (every process of it).
+  var log: String { get }
+  /// The process id of the process that serves the PulseAudio protocol while it runs, else 0.
+  var serverPid: pid_t { get }
+  /// Starts the server (again) with the same sockets and sinks; waits until it answers.
+  func start() throws(SpawnError)
+  /// Kills every server process with SIGKILL (as a crash would) and waits until they are gone.
+  func kill()
+  /// Kills the server and removes its directory. Idempotent.
+  func stop()
+  /// Makes `sink` the default sink the way this server's own tool does (`pactl` on
+  /// PulseAudio, `wpctl set-default` on PipeWire).
+  func setDefaultSinkNatively(_ sink: String) throws(SpawnError)
+  /// Removes the null sink `sink` from the running server, as unplugging a device does.
+  func removeSink(_ sink: String) throws(SpawnError)
+  /// Adds a null source (a virtual microphone, no monitor) named `name`.
+  func addNullSource(_ name: String) throws(SpawnError)
+}
+
+extension PrivateAudioServer {
+  /// The address for `PULSE_SERVER` or `pa_context_connect`.
+  package var serverAddress: String { "unix:" + socketPath }
+
+  /// Kills the server and starts a new one on the same socket.
+  package func restart() throws(SpawnError) {
+    kill()
+    try start()
+  }
+
+  /// Runs `pactl` against this server; returns its stdout, throws on a non-zero exit.
+  @discardableResult
+  package func pactl(_ arguments: [String]) throws(SpawnError) -> [String] {
+    try run("pactl", arguments)
+  }
+
+  /// Makes `sink` the default sink with `pactl set-default-sink`.
+  package func setDefaultSink(_ sink: String) throws(SpawnError) {
+    try pactl(["set-default-sink", sink])
+  }
+
+  /// The index `pactl list short sources` gives the source named `name`.
+  package func sourceIndex(_ name: String) throws(SpawnError) -> String? {
+    try pactl(["list", "short", "sources"]).lazy.map { $0.split(separator: "\t") }
+      .first { $0.count > 1 && $0[1] == name }.map { String($0[0]) }
+  }
+
+  /// Plays a sine of `frequency` Hz for `seconds` into `sink` (default: the server's default).
+  /// Returns the running `paplay`; killing it stops the stream at once.
+  package func play(
+    tone frequency: Double, seconds: Double, sink: String? = nil, volume: Double = 0.5
+  ) throws(SpawnError) -> ChildProcess {
+    let path = "\(directory)/tone-\(Int(frequency))-\(Int(seconds * 1000))-\(Int(volume * 100)).wav"
+    if access(path, F_OK) != 0 {
+      try run(
+        "sox",
+        [
+          "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "sine",
+          "\(frequency)", "vol", "\(volume)",
+        ])
+    }
+    return try play(file: path, sink: sink)
+  }
+
+  /// Plays an audio file with `paplay` into `sink` (default: the server's default).
+  package func play(file path: String, sink: String? = nil) throws(SpawnError) -> ChildProcess {
+    var arguments = [path]
+    if let sink { arguments = ["-d", sink] + arguments }
+    return try ChildProcess("paplay", arguments, environment: environment)
+  }
+
+  /// Runs a tool with this server's environment; its stdout lines, or throws on failure.
+  @discardableResult
+  package func run(_ tool: String, _ arguments: [String]) throws(SpawnError) -> [String] {
+    let process = try ChildProcess(tool, arguments, environment: environment)
+    var lines: [String] = []
+    while let line = process.readLine(timeout: 10) { lines.append(line) }
+    let status = try process.waitForExit(timeout: 10)
+    guard status == 0 else {
+      throw SpawnError(
+        message: "\(tool) \(arguments.joined(separator: " ")): exit \(status): "
+          + process.standardError)
+    }
+    return lines
+  }
+}
