@@ -9,45 +9,60 @@ import PulseBarTestSupport
 /// plays, onset latency over tone bursts, peak RSS, and the server's own CPU
 /// in the same windows (a smaller fragment must not just move cost into it).
 func runCavaBench() {
-  guard access(CavaBench.cavaPath, X_OK) == 0 else {
-    print("cava is not installed (apt-get install cava); skipped")
-    return
+  CavaBench.withServer { bench, pulsebar in
+    let cava = bench.measureCava()
+    let ours = bench.measure(name: "pulsebar", pulsebar, CavaBench.pulsebarArguments)
+    if let cava, let ours { CavaBench.printTable(cava: cava, pulsebar: ours) }
   }
-  // `pulsebar-bench cava [PULSEBAR]`: another pulsebar binary to compare.
-  let chosen = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
-  guard let pulsebar = chosen ?? BenchTools.pulsebarBinary() else {
-    print("no pulsebar binary: run `swift build` (or -c release) first")
-    return
+}
+
+extension CavaBench {
+  /// pulsebar at cava's settings (32 bars, stereo, 60 fps, raw ASCII) on PulseAudio.
+  static let pulsebarArguments = [
+    "run", "--input", "pulse", "--bars", "32", "--channels", "stereo", "--fps", "60",
+    "--format", "raw",
+  ]
+
+  /// Starts a private PulseAudio server (an idle sink suspends, as on a desktop), writes the
+  /// bench audio and runs `body` with the bench and the pulsebar binary: the one named as
+  /// `pulsebar-bench NAME [PULSEBAR]`, else the release build, else the debug one. Says why
+  /// and returns when cava, the binary, the server or sox is missing.
+  static func withServer(_ body: (CavaBench, String) -> Void) {
+    guard access(cavaPath, X_OK) == 0 else {
+      print("cava is not installed (apt-get install cava); skipped")
+      return
+    }
+    let chosen = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
+    guard let pulsebar = chosen ?? BenchTools.pulsebarBinary() else {
+      print("no pulsebar binary: run `swift build` (or -c release) first")
+      return
+    }
+    let server: PrivatePulseServer
+    do {
+      server = try PrivatePulseServer(suspendOnIdle: true)
+    } catch {
+      print("cannot start a private PulseAudio server: \(error)")
+      return
+    }
+    defer { server.stop() }
+    let bench = CavaBench(server: server)
+    guard bench.prepareAudio() else {
+      print("cannot synthesize the bench audio with sox")
+      return
+    }
+    print("private server \(server.serverAddress), sink \(sink); pulsebar \(pulsebar)")
+    body(bench, pulsebar)
   }
-  let server: PrivatePulseServer
-  do {
-    // As on a desktop: an idle sink suspends unless a stream keeps it busy.
-    server = try PrivatePulseServer(suspendOnIdle: true)
-  } catch {
-    print("cannot start a private PulseAudio server: \(error)")
-    return
+
+  /// cava with the bench's config (recording the null sink's monitor).
+  func measureCava() -> ToolFigures? {
+    measure(
+      name: "cava", Self.cavaPath,
+      [
+        "-p",
+        BenchTools.writeCavaConfig(source: "\(Self.sink).monitor", directory: server.directory),
+      ])
   }
-  defer { server.stop() }
-  let bench = CavaBench(server: server)
-  guard bench.prepareAudio() else {
-    print("cannot synthesize the bench audio with sox")
-    return
-  }
-  print("private server \(server.serverAddress), sink \(CavaBench.sink); pulsebar \(pulsebar)")
-  let cava = bench.measure(
-    name: "cava", CavaBench.cavaPath,
-    [
-      "-p",
-      BenchTools.writeCavaConfig(
-        source: "\(CavaBench.sink).monitor", directory: bench.server.directory),
-    ])
-  let ours = bench.measure(
-    name: "pulsebar", pulsebar,
-    [
-      "run", "--input", "pulse", "--bars", "32", "--channels", "stereo", "--fps", "60",
-      "--format", "raw",
-    ])
-  if let cava, let ours { CavaBench.printTable(cava: cava, pulsebar: ours) }
 }
 
 /// CPU of a tool and of the server over one window, in percent of one core, and lines written.
@@ -69,6 +84,8 @@ struct ToolFigures {
   /// Seconds from the burst's `paplay` spawn to the first line with a bar at half range.
   var onsets: [Double] = []
   var peakRSSKilobytes = 0
+  /// Memory while music plays, from `/proc/<pid>/smaps_rollup`.
+  var memory = MemoryFigures()
 
   var onsetMedian: Double {
     let sorted = onsets.sorted()
@@ -124,6 +141,7 @@ struct CavaBench {
     else { return nil }
     _ = tool.readLines(for: 1)
     figures.playing = window(tool, seconds: Self.playingSeconds)
+    figures.memory = ProcessFigures.memory(tool.pid)
     kill(-player.pid, SIGKILL)
     _ = try? player.waitForExit(timeout: 5)
 

@@ -1,5 +1,13 @@
 import Glibc
 
+/// A process's memory in kB: resident, proportional (shared pages split among their users) and
+/// unique (Private_Clean + Private_Dirty: what quitting the process would free).
+struct MemoryFigures {
+  var rss = 0
+  var pss = 0
+  var uss = 0
+}
+
 /// Another process's figures from `/proc`.
 enum ProcessFigures {
   /// utime + stime of `pid` (all its threads, including exited ones), in seconds.
@@ -56,6 +64,23 @@ enum ProcessFigures {
       if entry.pointee.d_name.0 != 0x2e { count += 1 }  // not . or ..
     }
     return count
+  }
+
+  /// `pid`'s resident, proportional and unique set sizes, from `smaps_rollup`.
+  static func memory(_ pid: pid_t) -> MemoryFigures {
+    var figures = MemoryFigures()
+    guard let text = read("/proc/\(pid)/smaps_rollup") else { return figures }
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard fields.count >= 2, let kilobytes = Int(fields[1]) else { continue }
+      switch fields[0] {
+      case "Rss:": figures.rss = kilobytes
+      case "Pss:": figures.pss = kilobytes
+      case "Private_Clean:", "Private_Dirty:": figures.uss += kilobytes
+      default: break
+      }
+    }
+    return figures
   }
 
   /// A small /proc file's text, or `nil`.

@@ -4,13 +4,14 @@ import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
-/// `pulsebar-bench [analysis|scene|cava|socket|picture|waybar|mpris|all]`: the project's benchmarks.
+/// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn.
 /// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
 let benches: [(name: String, run: () -> Void)] = [
   ("analysis", runAnalysisBench),
   ("scene", runSceneBench),
   ("cava", runCavaBench),
+  ("desktop", runDesktopBench),
   ("socket", runSocketBench),
   ("picture", runPictureBench),
   ("waybar", runWaybarBench),
@@ -34,7 +35,7 @@ if wanted == "soak" {
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(
-    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, socket, picture, waybar, mpris, all)\n"
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, desktop, socket, picture, waybar, mpris, all)\n"
   )
   exit(2)
 }
