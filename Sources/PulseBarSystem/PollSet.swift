@@ -54,12 +54,26 @@ package struct PollSet {
 }
 
 extension FileDescriptor {
-  /// Waits up to `timeoutMilliseconds` for this one descriptor to report `events`.
+  /// Waits up to `timeoutMilliseconds` for this one descriptor to report `events`. The
+  /// `pollfd` lives on the stack: callers that wait per frame (a paced file reader) allocate
+  /// nothing.
   @discardableResult
   package func wait(for events: PollSet.Events, timeoutMilliseconds: Int32) -> PollSet.Events {
-    var poll = PollSet()
-    poll.add(self, events)
-    poll.wait(timeoutMilliseconds: timeoutMilliseconds)
-    return poll.ready(0)
+    var entry = pollfd(fd: rawValue, events: events.rawValue, revents: 0)
+    guard Glibc.poll(&entry, 1, timeoutMilliseconds) > 0 else { return [] }
+    return PollSet.Events(rawValue: entry.revents)
+  }
+
+  /// Waits up to `timeoutMilliseconds` until this descriptor or `other` is readable, with
+  /// both `pollfd`s on the stack (a reader thread waits like this per read).
+  package func waitReadable(orReadable other: FileDescriptor, timeoutMilliseconds: Int32) {
+    var entries = (
+      pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: other.rawValue, events: Int16(POLLIN), revents: 0)
+    )
+    withUnsafeMutableBytes(of: &entries) { raw in
+      _ = Glibc.poll(
+        raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeoutMilliseconds)
+    }
   }
 }

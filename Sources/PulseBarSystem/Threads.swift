@@ -65,18 +65,14 @@ package final class StopSignal: Sendable {
 
   /// Sleeps up to `seconds` (or until a stop); returns false when stopped.
   package func sleep(_ seconds: Double) -> Bool {
-    var poll = PollSet()
-    poll.add(wake.descriptor)
-    _ = poll.wait(timeoutMilliseconds: Int32(max(0, (seconds * 1000).rounded(.up))))
+    wake.descriptor.wait(
+      for: .readable, timeoutMilliseconds: Int32(max(0, (seconds * 1000).rounded(.up))))
     return !isRequested
   }
 
   /// Waits until `other` is readable or a stop; returns false when stopped.
   package func waitReadable(_ other: FileDescriptor, timeoutMilliseconds: Int32 = -1) -> Bool {
-    var poll = PollSet()
-    poll.add(other)
-    poll.add(wake.descriptor)
-    _ = poll.wait(timeoutMilliseconds: timeoutMilliseconds)
+    other.waitReadable(orReadable: wake.descriptor, timeoutMilliseconds: timeoutMilliseconds)
     return !isRequested
   }
 }
