@@ -51,6 +51,18 @@ package final class SignalReceiver {
 
   deinit { descriptor.closeQuietly() }
 
+  /// Blocks the daemon's signals in the calling thread (and every thread it starts later) and
+  /// returns a receiver for them; `nil` after one line on stderr (`<command>: signalfd: …`).
+  package static func blockingDaemonSignals(command: String) -> SignalReceiver? {
+    SignalHandling.blockDaemonSignals()
+    do {
+      return try SignalReceiver()
+    } catch {
+      Console.error("\(command): signalfd: \(error)\n")
+      return nil
+    }
+  }
+
   /// A pending signal, without waiting.
   package func poll() -> DaemonSignal? {
     var info = signalfd_siginfo()

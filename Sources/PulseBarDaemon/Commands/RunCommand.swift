@@ -132,12 +132,7 @@ package enum RunCommand {
         return 2
       }
     }
-    SignalHandling.blockDaemonSignals()
-    let signals: SignalReceiver
-    do {
-      signals = try SignalReceiver()
-    } catch {
-      Console.error("pulsebar: signalfd: \(error)\n")
+    guard let signals = SignalReceiver.blockingDaemonSignals(command: "pulsebar") else {
       return 1
     }
     let logger = Logger(verbose: options.verbose)

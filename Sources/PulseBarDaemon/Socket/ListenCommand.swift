@@ -65,12 +65,7 @@ package enum ListenCommand {
     socketPath: String, format: OutputFormat?, bars: Int?, fps: Int? = nil,
     configuration: Configuration
   ) -> Int32 {
-    SignalHandling.blockDaemonSignals()
-    let signals: SignalReceiver
-    do {
-      signals = try SignalReceiver()
-    } catch {
-      Console.error("pulsebar listen: signalfd: \(error)\n")
+    guard let signals = SignalReceiver.blockingDaemonSignals(command: "pulsebar listen") else {
       return 1
     }
     let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
