@@ -54,7 +54,8 @@ struct PulseSourceRecoveryTests {
     #expect(fixture.buffer.status.activity == .none)
     #expect(try fixture.server.pactl(["list", "short", "source-outputs"]).isEmpty)
     try fixture.server.pactl(["load-module", "module-null-sink", "sink_name=pb_sink_c"])
-    #expect(fixture.waitRecording("pb_sink_c.monitor", timeout: 1))
+    // Loose for a loaded CI machine: what matters is that the late source is picked up.
+    #expect(fixture.waitRecording("pb_sink_c.monitor", timeout: 3))
     try fixture.expectHearsTone(on: "pb_sink_c")
   }
 
