@@ -97,7 +97,7 @@ package final class PulseTonePlayer {
   }
 
   private func waitFor(_ what: String, _ condition: () -> Bool) throws(SpawnError) {
-    let deadline = ChildProcess.now() + 5
+    let deadline = ChildProcess.now() + 10  // generous: a loaded CI machine
     while !locked(condition) {
       if ChildProcess.now() > deadline {
         stop()

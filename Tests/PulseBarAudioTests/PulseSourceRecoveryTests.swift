@@ -15,18 +15,28 @@ struct PulseSourceRecoveryTests {
   func movedStreamReturns(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    // Moved only once the server has the stream: a move made before would find nothing.
+    #expect(
+      fixture.waitDebugLine("PulseAudio: record stream ready on pb_sink_a.monitor", timeout: 5))
     let outputs = try fixture.server.pactl(["list", "short", "source-outputs"])
     let index = try #require(outputs.first?.split(separator: "\t").first.map(String.init))
     let generation = fixture.buffer.status.generation
     try fixture.server.pactl(["move-source-output", index, "pb_sink_b.monitor"])
-    let back = fixture.wait(1) {
+    let back = fixture.wait(PulseCaptureFixture.serverReaction) {
       $0.sourceName == "pb_sink_a.monitor" && $0.generation != generation
     }
     #expect(back != nil, "status \(fixture.buffer.status)")
     let sources = try fixture.server.pactl(["list", "short", "sources"])
     let monitorA = try #require(sources.first { $0.contains("pb_sink_a.monitor") })
     let indexA = String(monitorA.split(separator: "\t")[0])
-    let after = try fixture.server.pactl(["list", "short", "source-outputs"])
+    // The new stream reaches the server's list a moment after the status names it.
+    var after: [String] = []
+    let deadline = ChildProcess.now() + PulseCaptureFixture.serverReaction
+    repeat {
+      after = try fixture.server.pactl(["list", "short", "source-outputs"])
+      if after.count == 1 && after[0].split(separator: "\t")[1] == indexA { break }
+      usleep(50_000)
+    } while ChildProcess.now() < deadline
     #expect(after.count == 1 && after[0].split(separator: "\t")[1] == indexA, "\(after)")
     try fixture.expectHearsTone(on: "pb_sink_a")
   }
@@ -39,7 +49,9 @@ struct PulseSourceRecoveryTests {
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     // PulseAudio: the null sink's module unloaded; PipeWire: the node destroyed.
     try fixture.server.removeSink("pb_sink_a")
-    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    let took = fixture.wait(PulseCaptureFixture.serverReaction) {
+      $0.sourceName == "pb_sink_b.monitor"
+    }
     #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
     try fixture.expectHearsTone(on: "pb_sink_b")
   }
@@ -66,7 +78,7 @@ struct PulseSourceRecoveryTests {
     let fixture = try PulseCaptureFixture(kind, sourceName: "pb_microphone")
     try fixture.server.addNullSource("pb_microphone")
     #expect(fixture.waitRecording("pb_microphone", timeout: 2))
-    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(fixture.waitForSamples(), "a null source's silence still arrives")
   }
 }

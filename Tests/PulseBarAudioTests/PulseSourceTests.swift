@@ -15,7 +15,7 @@ struct PulseSourceTests {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 1000, seconds: 3)
-    let started = fixture.wait(1) { $0.activity == .running }
+    let started = fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running }
     #expect(started != nil, "activity \(fixture.buffer.status.activity)")
     let samples = fixture.collectPlaying(for: 0.5)
     #expect(samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s")
@@ -37,11 +37,11 @@ struct PulseSourceTests {
     #expect(fixture.collect(for: 1).isEmpty)
     // It can fail: a player makes samples flow, and its end corks the stream again.
     let player = try fixture.server.play(tone: 440, seconds: 10)
-    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(!fixture.collectPlaying(for: 0.3).isEmpty)
     player.send(SIGKILL)
     _ = try player.waitForExit(timeout: 5)
-    #expect(fixture.wait(1) { $0.activity == .none } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
     usleep(200_000)
     let after = fixture.collect(for: 1)
     #expect(after.isEmpty, "\(after.count) samples while idle")
@@ -54,25 +54,27 @@ struct PulseSourceTests {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
-    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     player.setCorked(true)
-    #expect(fixture.wait(1) { $0.activity == .corked } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .corked } != nil)
     usleep(200_000)
     #expect(fixture.collect(for: 0.5).isEmpty)
     player.setCorked(false)
-    #expect(fixture.wait(1) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
     player.stop()
-    #expect(fixture.wait(1) { $0.activity == .none } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
   }
 
-  @Test("a default-sink switch is followed within a second", arguments: AudioServerKind.allCases)
+  @Test("a default-sink switch is followed", arguments: AudioServerKind.allCases)
   func followsDefaultSink(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let generation = fixture.buffer.status.generation
     try fixture.server.setDefaultSink("pb_sink_b")
-    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    let took = fixture.wait(PulseCaptureFixture.serverReaction) {
+      $0.sourceName == "pb_sink_b.monitor"
+    }
     #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
     #expect(fixture.buffer.status.generation != generation)
     // A tone on the old sink is not ours; one on the new sink is.
@@ -85,7 +87,9 @@ struct PulseSourceTests {
     let fixture = try PulseCaptureFixture(.pipewire)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     try fixture.server.setDefaultSinkNatively("pb_sink_b")
-    let took = fixture.wait(1) { $0.sourceName == "pb_sink_b.monitor" }
+    let took = fixture.wait(PulseCaptureFixture.serverReaction) {
+      $0.sourceName == "pb_sink_b.monitor"
+    }
     #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
     try fixture.expectIgnoresTone(on: "pb_sink_a")
     try fixture.expectHearsTone(on: "pb_sink_b")
@@ -115,7 +119,9 @@ struct PulseSourceTests {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     fixture.server.kill()
-    #expect(fixture.wait(1) { !$0.connected && $0.activity == .none } != nil)
+    #expect(
+      fixture.wait(PulseCaptureFixture.serverReaction) { !$0.connected && $0.activity == .none }
+        != nil)
     usleep(1_500_000)
     try fixture.server.start()
     let back = fixture.wait(3) { $0.connected && $0.sourceName == "pb_sink_a.monitor" }

@@ -83,7 +83,7 @@ struct MPRISEndToEndTests {
     #expect(appeared != nil, "mpv never appeared: \(desktop.daemon.standardError)")
     #expect(appeared?.0.string("artist") == "The Band")
     #expect(appeared?.0.string("album") == "Debut")
-    #expect(desktop.waitForFrame(timeout: 1) { $0.state == "paused" } != nil, "not paused")
+    #expect(desktop.waitForFrame(timeout: 5) { $0.state == "paused" } != nil, "not paused")
 
     let start = ChildProcess.now()
     #expect(try desktop.control(["play"]).status == 0)

@@ -231,7 +231,7 @@ struct PulseEndToEndTests {
   func followsDefaultSink(_ kind: AudioServerKind) throws {
     let daemon = try Daemon(kind)
     try daemon.server.setDefaultSink("pb_sink_b")
-    let moved = daemon.waitForFrame(timeout: 1.5) { $0.source == "pb_sink_b.monitor" }
+    let moved = daemon.waitForFrame(timeout: 5) { $0.source == "pb_sink_b.monitor" }
     #expect(moved != nil, "source never became pb_sink_b.monitor")
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
     Self.expectStraightToPlaying(daemon, timeout: 4)
