@@ -4,8 +4,9 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// Audio reaches the engine in fragments of about one frame, at the frame rate (PipeWire: of
-/// one quantum, so the desktop's audio never wakes more often for us).
+/// Audio reaches the engine in fragments of 2048 frames, about 21 a second (PipeWire: of one
+/// quantum, so the desktop's audio never wakes more often for us); the engine spreads the
+/// frames a fragment holds (FramePacer).
 @Suite("PulseSource fragments", .serialized)
 struct PulseFragmentTests {
   /// The sizes of the successive arrivals in the buffer over `seconds` (polled every 1 ms).
@@ -22,7 +23,7 @@ struct PulseFragmentTests {
   }
 
   @Test(
-    "audio arrives about one frame's worth at a time, at the frame rate",
+    "audio arrives one fragment at a time, as often as the fragment size says",
     arguments: AudioServerKind.allCases)
   func oneFrameAtATime(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
@@ -33,12 +34,14 @@ struct PulseFragmentTests {
     usleep(300_000)
     // The first read takes what queued meanwhile.
     let sizes = arrivals(fixture, seconds: 2).dropFirst()
-    // PulseAudio: one frame (735 samples at 60 fps); PipeWire: its 1024-frame quantum at
-    // 48 kHz, 941 samples at our 44.1 kHz (47 a second), so the desktop keeps its period.
-    let hop = (kind == .pipewire ? 941 : 735) * 2
-    let expected = kind == .pipewire ? 90 : 100
+    // PulseAudio: 2048 frames (21.5 a second at 44.1 kHz), never one per frame (60 a second:
+    // the server's share doubles); PipeWire: its 1024-frame quantum at 48 kHz, 941 samples
+    // at our 44.1 kHz (47 a second), so the desktop keeps its period.
+    let fragment = (kind == .pipewire ? 941 : 2048) * 2
+    let expected = kind == .pipewire ? 90 : 40
     #expect(sizes.count >= expected, "\(sizes.count) arrivals in 2 s")
-    let large = sizes.filter { $0 > hop * 5 / 2 }
+    #expect(sizes.count <= (kind == .pipewire ? 100 : 50), "\(sizes.count) arrivals in 2 s")
+    let large = sizes.filter { $0 > fragment * 5 / 2 }
     #expect(large.count <= 2, "arrivals over 2.5 fragments: \(large)")
   }
 

@@ -84,6 +84,32 @@ struct PulseEndToEndTests {
     }
   }
 
+  /// A fragment holds about three frames (PulseAudio: 2048 frames; PipeWire: one quantum);
+  /// the engine draws them one at a time, spaced, not in a burst per fragment (which a bar
+  /// shows as ~20 updates a second).
+  @Test(
+    "while music plays, frames come one at a time at the frame rate, not a fragment's burst",
+    arguments: AudioServerKind.allCases)
+  func framesAreSpacedNotBursts(_ kind: AudioServerKind) throws {
+    let daemon = try Daemon(kind)
+    let player = try daemon.server.play(tone: 440, seconds: 6)
+    defer { player.send(SIGKILL) }
+    Self.expectStraightToPlaying(daemon)
+    _ = daemon.process.readLines(for: 0.5)
+    var arrivals: [Double] = []
+    let end = ChildProcess.now() + 2
+    while ChildProcess.now() < end, daemon.process.readLine(timeout: 1) != nil {
+      arrivals.append(ChildProcess.now())
+    }
+    let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
+    #expect(arrivals.count >= 100, "\(arrivals.count) frames in 2 s at 60 fps")
+    // In bursts, a third of the gaps would be a whole fragment (~46 ms) and the rest ~0.
+    let long = gaps.filter { $0 > 0.035 }.count
+    let bunched = gaps.filter { $0 < 0.004 }.count
+    #expect(long * 10 <= gaps.count, "\(long) of \(gaps.count) gaps over 35 ms")
+    #expect(bunched * 5 <= gaps.count, "\(bunched) of \(gaps.count) gaps under 4 ms")
+  }
+
   @Test(
     "a 1 kHz tone lands in the bar whose band holds 1 kHz, and plays within 0.5 s",
     arguments: AudioServerKind.allCases)

@@ -62,7 +62,7 @@ extension PulseConnection {
       stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
-    // One frame per fragment (PipeWire: one quantum); a few of slack before the server drops.
+    // 2048 frames per fragment (PipeWire: one quantum); a few of slack before the server drops.
     let fragment = settings.fragmentBytes(
       bytesPerSample: bytesPerSample, pipeWireGraphRate: onPipeWire ? Int(rate) : nil)
     var attributes = pa_buffer_attr(

@@ -8,11 +8,13 @@ import PulseBarSystem
 /// frame per `1/fps` s of audio, and hands frames to the deliveries.
 ///
 /// Paced by the audio: it sleeps in `poll` on the capture buffer's eventfd
-/// (and the signal descriptor), with no timeout while nothing moves. A late
-/// burst of audio is analysed as one frame, never as a burst of stale frames.
-/// When audio stops arriving it ticks on the wall clock only while the scene
-/// still animates (or still says `playing`, to reach the silence timeout),
-/// then not at all. Runs on the thread that calls ``run()``.
+/// (and the signal descriptor), with no timeout while nothing moves. The audio server hands
+/// audio over in chunks of a few frames (a PulseAudio fragment, a PipeWire quantum); the
+/// ``FramePacer`` draws the first frame of a chunk at once and spaces the rest until the next
+/// chunk, each frame one hop of samples. Audio queued beyond a chunk (a late burst) joins the
+/// next frame, never a burst of stale frames. When audio stops arriving it ticks on the wall
+/// clock only while the scene still animates (or still says `playing`, to reach the silence
+/// timeout), then not at all. Runs on the thread that calls ``run()``.
 ///
 /// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
 /// the player or its track changed, and the change is a frame of its own.
@@ -37,8 +39,11 @@ package final class Engine {
   package let health = EngineHealth()
   private var status = CaptureStatus()
   private var readBuffer: UnsafeMutableBufferPointer<Float>
-  private var lastAudioTime: Double = 0
   private var lastFrameTime: Double = 0
+  /// Spaces the frames a chunk of audio holds; knows when missing audio is late.
+  private var pacer: FramePacer
+  /// Samples left in the buffer after the last read: more on a wake means audio arrived.
+  private var samplesAfterRead = 0
   private var versions: [UInt64] = []
   private var lastStatusText = ""
   private var lastStatusKey: (PlaybackState, Bool, UInt32)?
@@ -56,6 +61,7 @@ package final class Engine {
     self.signals = signals
     self.players = players
     self.reload = reload
+    pacer = FramePacer(fps: pipeline.configuration.fps)
     // A second of audio at the most channels a reload can ask for: more than any fragment, so
     // one read drains a late burst.
     readBuffer = .allocate(capacity: buffer.sampleRate * CaptureFormat.maxChannels)
@@ -97,6 +103,7 @@ package final class Engine {
       if let input, let inputIndex, !poll.ready(inputIndex).isEmpty, !input.handle() { break }
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
+      noteArrival()
       if let players, let playersIndex, !poll.ready(playersIndex).isEmpty,
         let change = players.takeChange()
       {
@@ -105,47 +112,65 @@ package final class Engine {
         tickWithoutAudio()
       }
       let produced = consumeAudio()
-      if !produced && ready == 0 {
+      if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
-      if status.endOfStream
-        && buffer.availableSamples < pipeline.hopFrames * pipeline.analyzer.channels
-      {
+      if status.endOfStream && queuedHops == 0 {
         break
       }
     }
     return 0
   }
 
-  /// How long poll may sleep: forever unless something must move without audio.
+  /// How long poll may sleep: until the next queued frame is due; forever while nothing must
+  /// move without audio; else until the next tick once audio is late.
   private func pollTimeout() -> Int32 {
-    let framePeriod = 1 / Double(pipeline.configuration.fps)
+    let now = monotonicSeconds()
+    if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
     let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
     guard needsTicks else { return -1 }
-    // While audio flows it paces the frames; tick only once it is two frames late.
-    let now = monotonicSeconds()
-    let audioLate = now - lastAudioTime > 2 * framePeriod
-    let wait = audioLate ? lastFrameTime + framePeriod - now : 2 * framePeriod
-    return Int32(max(1, (wait * 1000).rounded(.up)))
+    // While audio flows it paces the frames; tick only once it is late.
+    let lateAfter = pacer.lateAfter
+    let wait = now >= lateAfter ? lastFrameTime + pacer.period - now : lateAfter - now
+    return milliseconds(wait)
   }
 
+  /// `seconds` as a poll timeout: rounded up, at least 1 ms.
+  private func milliseconds(_ seconds: Double) -> Int32 {
+    Int32(max(1, min(60_000, (seconds * 1000).rounded(.up))))
+  }
+
+  /// Samples of one hop (one frame's audio) at the pipeline's channels.
+  private var hopSamples: Int { pipeline.hopFrames * pipeline.analyzer.channels }
+
+  /// Whole hops waiting in the buffer.
+  private var queuedHops: Int { buffer.availableSamples / hopSamples }
+
+  /// Tells the pacer when samples arrived (more waiting than the last read left).
+  private func noteArrival() {
+    let available = buffer.availableSamples
+    if available > samplesAfterRead { pacer.audioArrived(at: monotonicSeconds()) }
+    samplesAfterRead = available
+  }
+
+  /// Makes the frame that is due from queued audio, if one is: one hop, or more when more than
+  /// a chunk waits (see ``FramePacer``).
   private func consumeAudio() -> Bool {
     // The pipeline's channels are the buffer's: a reload changes both before the next read.
-    let hopSamples = pipeline.hopFrames * pipeline.analyzer.channels
-    let available = buffer.availableSamples
-    guard available >= hopSamples else { return false }
-    // Everything that arrived (whole hops) enters the history; one frame comes out.
-    let wanted = min(
-      available - available % hopSamples, readBuffer.count - readBuffer.count % hopSamples)
+    let hopSamples = hopSamples
+    let now = monotonicSeconds()
+    let hops = pacer.hopsDue(queued: buffer.availableSamples / hopSamples, at: now)
+    guard hops > 0 else { return false }
+    let wanted = min(hops * hopSamples, readBuffer.count - readBuffer.count % hopSamples)
     let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
+    samplesAfterRead = buffer.availableSamples
     guard count > 0 else { return false }
     pipeline.advance(
       audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
-    let now = monotonicSeconds()
-    lastAudioTime = now
     lastFrameTime = now
+    pacer.frameMade(at: now, withAudio: true)
     deliverFrame()
     return true
   }
@@ -155,6 +180,7 @@ package final class Engine {
     let elapsed = min(now - lastFrameTime, 0.25)
     guard elapsed > 0 else { return }
     lastFrameTime = now
+    pacer.frameMade(at: now, withAudio: false)
     pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
     deliverFrame()
   }
@@ -188,7 +214,10 @@ package final class Engine {
   }
 
   private func apply(_ newStatus: CaptureStatus) {
-    if newStatus.generation != status.generation { pipeline.resetAudio() }
+    if newStatus.generation != status.generation {
+      pipeline.resetAudio()
+      pacer.reset()
+    }
     status = newStatus
     // A status change (a stream corked, the server gone) is a frame: the state shows at once.
     tickWithoutAudio()
@@ -230,6 +259,9 @@ package final class Engine {
       capture?.formatChanged()
     }
     let nowPlaying = pipeline.nowPlaying
+    if configuration.fps != pipeline.configuration.fps {
+      pacer = FramePacer(fps: configuration.fps)
+    }
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
     pipeline.nowPlaying = nowPlaying
