@@ -115,7 +115,8 @@ struct DesktopBench {
     let said = cava.readLines(for: 0.1).joined(separator: " ") + cava.standardError
     let version = BenchTools.packageVersion("cava").map { "cava \($0) says: " } ?? ""
     let message = said.split(separator: "\u{7}").last.map(String.init) ?? said
-    return version + message.split(separator: " ").joined(separator: " ")
+    return version
+      + message.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
   }
 
   /// cava with its native PipeWire input, recording the default sink's monitor.
