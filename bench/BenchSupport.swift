@@ -79,6 +79,14 @@ enum BenchTools {
 
   static func wallSeconds() -> Double { ChildProcess.now() }
 
+  /// The installed version of the Debian package `name` (`dpkg-query`), or `nil`.
+  static func packageVersion(_ name: String) -> String? {
+    guard let query = try? ChildProcess("dpkg-query", ["-W", "-f", "${Version}", name]),
+      (try? query.waitForExit(timeout: 10)) == 0
+    else { return nil }
+    return query.readLine(timeout: 1)
+  }
+
   /// Writes interleaved stereo float samples as a 16-bit WAV with sox, without sox's
   /// dither (digital silence stays silence, and every run writes the same file).
   static func writeWAV(_ samples: [Float], sampleRate: Int, to path: String) -> Bool {
@@ -95,15 +103,17 @@ enum BenchTools {
 
   /// Writes cava's config for the benches into `directory` and returns its path: cava's
   /// settings as DESIGN's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
-  /// stdout), recording `source`.
-  static func writeCavaConfig(source: String, directory: String, bars: Int = 32) -> String {
-    let path = directory + "/cava.conf"
+  /// stdout), recording `source` with input `method` (`pulse`, or `pipewire` where cava has it).
+  static func writeCavaConfig(
+    source: String, directory: String, bars: Int = 32, method: String = "pulse"
+  ) -> String {
+    let path = directory + "/cava-\(method).conf"
     let text = """
       [general]
       bars = \(bars)
       framerate = 60
       [input]
-      method = pulse
+      method = \(method)
       source = \(source)
       [output]
       method = raw

@@ -9,10 +9,11 @@ import PulseBarTestSupport
 /// plays, onset latency over tone bursts, peak RSS, and the server's own CPU
 /// in the same windows (a smaller fragment must not just move cost into it).
 func runCavaBench() {
-  CavaBench.withServer { bench, pulsebar in
+  let chosen = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
+  CavaBench.withServer(pulsebar: chosen) { bench, pulsebar in
     let cava = bench.measureCava()
     let ours = bench.measure(name: "pulsebar", pulsebar, CavaBench.pulsebarArguments)
-    if let cava, let ours { CavaBench.printTable(cava: cava, pulsebar: ours) }
+    if let cava, let ours { bench.printTable(cava: cava, pulsebar: ours) }
   }
 }
 
@@ -23,25 +24,31 @@ extension CavaBench {
     "--format", "raw",
   ]
 
-  /// Starts a private PulseAudio server (an idle sink suspends, as on a desktop), writes the
-  /// bench audio and runs `body` with the bench and the pulsebar binary: the one named as
-  /// `pulsebar-bench NAME [PULSEBAR]`, else the release build, else the debug one. Says why
-  /// and returns when cava, the binary, the server or sox is missing.
-  static func withServer(_ body: (CavaBench, String) -> Void) {
+  /// Starts a private server of `kind` (an idle sink suspends, as on a desktop), writes the
+  /// bench audio and runs `body` with the bench and the pulsebar binary: `chosen`, else the
+  /// release build, else the debug one. Says why and returns when cava, the binary, the server
+  /// or sox is missing.
+  static func withServer(
+    _ kind: AudioServerKind = .pulseaudio, pulsebar chosen: String?,
+    _ body: (CavaBench, String) -> Void
+  ) {
     guard access(cavaPath, X_OK) == 0 else {
       print("cava is not installed (apt-get install cava); skipped")
       return
     }
-    let chosen = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
     guard let pulsebar = chosen ?? BenchTools.pulsebarBinary() else {
       print("no pulsebar binary: run `swift build` (or -c release) first")
       return
     }
-    let server: PrivatePulseServer
+    if let reason = kind.missingReason {
+      print("\(reason); skipped")
+      return
+    }
+    let server: any PrivateAudioServer
     do {
-      server = try PrivatePulseServer(suspendOnIdle: true)
+      server = try kind.start(suspendOnIdle: true)
     } catch {
-      print("cannot start a private PulseAudio server: \(error)")
+      print("cannot start a private \(kind) server: \(error)")
       return
     }
     defer { server.stop() }
@@ -50,35 +57,41 @@ extension CavaBench {
       print("cannot synthesize the bench audio with sox")
       return
     }
-    print("private server \(server.serverAddress), sink \(sink); pulsebar \(pulsebar)")
+    print("private \(kind) server \(server.serverAddress), sink \(sink); pulsebar \(pulsebar)")
     body(bench, pulsebar)
   }
 
-  /// cava with the bench's config (recording the null sink's monitor).
-  func measureCava() -> ToolFigures? {
+  /// cava with the bench's config (recording the null sink's monitor through its pulse
+  /// input); `input` says so in the report.
+  func measureCava(input: String = "pulse") -> ToolFigures? {
     measure(
       name: "cava", Self.cavaPath,
       [
         "-p",
         BenchTools.writeCavaConfig(source: "\(Self.sink).monitor", directory: server.directory),
-      ])
+      ], input: "\(input), \(Self.sink).monitor")
   }
 }
 
 /// CPU of a tool and of the server over one window, in percent of one core, and lines written.
 struct WindowFigures {
-  /// From `/proc/<pid>/stat` utime + stime (clock ticks).
+  /// From `/proc/<pid>/stat` utime + stime (clock ticks); `server` adds up its processes.
   var tool = 0.0
   var server = 0.0
-  /// From `/proc/<pid>/task/*/schedstat` (nanoseconds on a CPU).
+  /// From `/proc/<pid>/task/*/schedstat` (nanoseconds on a CPU); `serverExact` adds up
+  /// `serverParts`.
   var toolExact = 0.0
   var serverExact = 0.0
+  /// Each server process apart, exactly (PipeWire: pipewire, wireplumber, pipewire-pulse).
+  var serverParts: [(name: String, percent: Double)] = []
   var linesPerSecond = 0.0
 }
 
 /// What one tool cost and how fast it reacted.
 struct ToolFigures {
   var name: String
+  /// What the tool recorded from, as it said so (pulsebar's `-v` line), or as configured.
+  var input = ""
   var playing = WindowFigures()
   var idle = WindowFigures()
   /// Seconds from the burst's `paplay` spawn to the first line with a bar at half range.
@@ -86,6 +99,10 @@ struct ToolFigures {
   var peakRSSKilobytes = 0
   /// Memory while music plays, from `/proc/<pid>/smaps_rollup`.
   var memory = MemoryFigures()
+  /// The PipeWire graph's period while the tool records, with music and without; `nil` on
+  /// PulseAudio, or when the graph did not run (everything suspended).
+  var quantumPlaying: QuantumRange?
+  var quantumIdle: QuantumRange?
 
   var onsetMedian: Double {
     let sorted = onsets.sorted()
@@ -93,15 +110,16 @@ struct ToolFigures {
   }
 }
 
-/// The bench's audio, its windows and its measurements.
+/// The bench's audio, its windows and its measurements, on one private server.
 struct CavaBench {
   static let cavaPath = "/usr/bin/cava"
   static let sink = "pb_sink_a"
-  static let playingSeconds = 20.0
-  static let idleSeconds = 20.0
   static let bursts = 7
 
-  let server: PrivatePulseServer
+  let server: any PrivateAudioServer
+  /// How long CPU and lines are counted while music plays, and while nothing does.
+  var playingSeconds = 20.0
+  var idleSeconds = 20.0
   var musicPath: String { server.directory + "/music.wav" }
   var burstPath: String { server.directory + "/burst.wav" }
 
@@ -113,8 +131,19 @@ struct CavaBench {
         "sox -n -r 44100 -c 2 -b 16 \(burstPath) synth 0.6 sine 1000 vol 0.5")
   }
 
+  /// The music, looped into the bench sink until the returned process group is killed.
+  func playMusic() -> ChildProcess? {
+    try? ChildProcess(
+      "sh", ["-c", "while :; do paplay -d \(Self.sink) \(musicPath) || exit; done"],
+      environment: server.environment)
+  }
+
   /// Runs one tool through warm-up, music, idle and bursts; nil if it would not start.
-  func measure(name: String, _ executable: String, _ arguments: [String]) -> ToolFigures? {
+  /// `input` names what the tool records; `nil` takes it from the tool's first `-v` line
+  /// that says what it records.
+  func measure(
+    name: String, _ executable: String, _ arguments: [String], input: String? = nil
+  ) -> ToolFigures? {
     var environment = server.environment
     environment["TERM"] = "dumb"
     guard let tool = try? ChildProcess(executable, arguments, environment: environment) else {
@@ -132,22 +161,21 @@ struct CavaBench {
       print("\(name) exited: \(tool.standardError)")
       return nil
     }
+    figures.input = input ?? Self.recordingLine(tool.standardError)
 
     // Music, looped.
-    guard
-      let player = try? ChildProcess(
-        "sh", ["-c", "while :; do paplay -d \(Self.sink) \(musicPath) || exit; done"],
-        environment: server.environment)
-    else { return nil }
+    guard let player = playMusic() else { return nil }
     _ = tool.readLines(for: 1)
-    figures.playing = window(tool, seconds: Self.playingSeconds)
+    figures.playing = window(tool, seconds: playingSeconds)
     figures.memory = ProcessFigures.memory(tool.pid)
+    figures.quantumPlaying = QuantumRange.sample(server, while: tool)
     kill(-player.pid, SIGKILL)
     _ = try? player.waitForExit(timeout: 5)
 
     // Idle: let the resting frame (and any bubbles, 4 s) out first.
     _ = tool.readLines(for: 6)
-    figures.idle = window(tool, seconds: Self.idleSeconds)
+    figures.idle = window(tool, seconds: idleSeconds)
+    figures.quantumIdle = QuantumRange.sample(server, while: tool)
 
     for _ in 0..<Self.bursts {
       if let onset = onsetLatency(tool) { figures.onsets.append(onset) }
@@ -156,14 +184,21 @@ struct CavaBench {
     return figures
   }
 
-  /// CPU of the tool and of the server over `seconds`, and the lines written.
+  /// The first `-v` line that says what is recorded, without the `pulsebar: ` prefix.
+  private static func recordingLine(_ log: String) -> String {
+    let lines = log.split(separator: "\n")
+    let line = lines.first { $0.contains("recording") } ?? lines.first ?? "(no -v line)"
+    return line.hasPrefix("pulsebar: ") ? String(line.dropFirst(10)) : String(line)
+  }
+
+  /// CPU of the tool and of every server process over `seconds`, and the lines written.
   private func window(_ tool: ChildProcess, seconds: Double) -> WindowFigures {
+    let processes = server.serverProcesses
     func sample() -> [Double] {
-      [
-        ProcessFigures.cpuSeconds(tool.pid), ProcessFigures.cpuSeconds(server.serverPid),
-        ProcessFigures.scheduledSeconds(tool.pid),
-        ProcessFigures.scheduledSeconds(server.serverPid),
-      ]
+      [ProcessFigures.cpuSeconds(tool.pid), ProcessFigures.scheduledSeconds(tool.pid)]
+        + processes.flatMap {
+          [ProcessFigures.cpuSeconds($0.pid), ProcessFigures.scheduledSeconds($0.pid)]
+        }
     }
     let start = BenchTools.wallSeconds()
     let before = sample()
@@ -171,11 +206,15 @@ struct CavaBench {
     let after = sample()
     let elapsed = BenchTools.wallSeconds() - start
     let percent = zip(after, before).map { 100 * ($0 - $1) / elapsed }
-    return WindowFigures(
-      tool: percent[0], server: percent[1], toolExact: percent[2], serverExact: percent[3],
-      linesPerSecond: Double(lines) / elapsed)
+    var figures = WindowFigures(
+      tool: percent[0], toolExact: percent[1], linesPerSecond: Double(lines) / elapsed)
+    for (index, process) in processes.enumerated() {
+      figures.server += percent[2 + 2 * index]
+      figures.serverExact += percent[3 + 2 * index]
+      figures.serverParts.append((process.name, percent[3 + 2 * index]))
+    }
+    return figures
   }
-
   /// Waits until the tool is quiet, spawns a burst and times the first line with a bar
   /// at half range that differs from the resting line.
   ///

@@ -96,7 +96,7 @@ enum ProcessFigures {
 
 extension CavaBench {
   /// The side-by-side table, the ratios and the budget verdicts (DESIGN "Budgets").
-  static func printTable(cava: ToolFigures, pulsebar: ToolFigures) {
+  func printTable(cava: ToolFigures, pulsebar: ToolFigures) {
     func ratio(_ ours: Double, _ theirs: Double) -> String {
       theirs > 0 ? fmt(ours / theirs, 2) + "×" : "-"
     }
@@ -126,7 +126,7 @@ extension CavaBench {
       Double(theirs.peakRSSKilobytes) / 1024, 1, "")
     for figures in [cava, pulsebar] {
       let onsets = figures.onsets.map { fmt(1000 * $0, 0) }.joined(separator: " ")
-      print("\(figures.name) onsets (ms, \(figures.onsets.count)/\(bursts) bursts): \(onsets)")
+      print("\(figures.name) onsets (ms, \(figures.onsets.count)/\(Self.bursts) bursts): \(onsets)")
     }
     print(
       "(CPU from /proc/<pid>/stat utime+stime, and exactly from task schedstat, over "
@@ -134,16 +134,16 @@ extension CavaBench {
         + "spawn → first line with a bar ≥ 500 read by this process; verdicts use the exact CPU)")
     print()
     let (playing, idle) = (ours.playing, ours.idle)
-    verdict("CPU while playing ≤ ½ cava's", playing.toolExact <= theirs.playing.toolExact / 2)
-    verdict(
+    Self.verdict("CPU while playing ≤ ½ cava's", playing.toolExact <= theirs.playing.toolExact / 2)
+    Self.verdict(
       "tool + server ≤ cava + server",
       playing.toolExact + playing.serverExact
         <= theirs.playing.toolExact + theirs.playing.serverExact)
-    verdict("idle CPU ≤ 0.1 % and no lines", idle.toolExact <= 0.1 && idle.linesPerSecond == 0)
-    verdict(
+    Self.verdict("idle CPU ≤ 0.1 % and no lines", idle.toolExact <= 0.1 && idle.linesPerSecond == 0)
+    Self.verdict(
       "onset latency ≤ cava's",
       ours.onsets.count >= 5 && theirs.onsets.count >= 5 && ours.onsetMedian <= theirs.onsetMedian)
-    verdict("peak RSS ≤ cava's", ours.peakRSSKilobytes <= theirs.peakRSSKilobytes)
+    Self.verdict("peak RSS ≤ cava's", ours.peakRSSKilobytes <= theirs.peakRSSKilobytes)
   }
 
   private static func verdict(_ budget: String, _ met: Bool) {

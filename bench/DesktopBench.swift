@@ -1,80 +1,129 @@
 import Glibc
+import PulseBarTestSupport
 
-/// `pulsebar-bench desktop [PULSEBAR [BEFORE]]`: what the whole desktop pays, side by side with
-/// cava in one run (DESIGN "Budgets"): tool CPU, audio server CPU and their sum while music
-/// plays; idle CPU and lines; onset latency on the live bars; PSS and USS while playing.
+/// `pulsebar-bench desktop [pulse|pipewire] [PULSEBAR [BEFORE]]`: what the whole desktop
+/// pays, side by side with cava in one run (DESIGN "Budgets"), under a private PulseAudio
+/// server and then under a private PipeWire session (pipewire + wireplumber +
+/// pipewire-pulse), or under the one named. For each server, cava and pulsebar one after the
+/// other on the same music: tool CPU, the server's CPU (each PipeWire process apart) and
+/// their sum while music plays; the PipeWire period each tool caused; idle CPU and lines;
+/// onset latency on the live bars; USS, PSS and RSS while playing.
 ///
-/// Under a private PulseAudio server only: the private PipeWire session (and with it the
-/// PipeWire period each tool caused) waits for the session helper in PulseBarTestSupport.
+/// pulsebar runs with its default input (`auto`), and the table says what that picked.
 /// `BEFORE`, another pulsebar binary, adds a column to compare a change against.
 func runDesktopBench() {
-  CavaBench.withServer { bench, pulsebar in
-    let before = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil
-    guard let cava = bench.measureCava(),
-      let ours = bench.measure(name: "pulsebar", pulsebar, CavaBench.pulsebarArguments)
-    else { return }
-    let previous = before.flatMap {
-      bench.measure(name: "before", $0, CavaBench.pulsebarArguments)
-    }
-    DesktopReport(cava: cava, pulsebar: ours, before: previous).print()
+  var rest = Array(CommandLine.arguments.dropFirst(2))
+  var kinds = AudioServerKind.allCases
+  if let first = rest.first, let kind = DesktopBench.serverNames[first] {
+    kinds = [kind]
+    rest.removeFirst()
   }
-  print(
-    "PipeWire: not measured by this bench yet (PulseAudio only; the tests' PrivatePipeWireSession could drive it)"
-  )
+  let before = rest.dropFirst().first
+  for kind in kinds {
+    print("-- \(DesktopBench.title(kind))")
+    CavaBench.withServer(kind, pulsebar: rest.first) { bench, pulsebar in
+      DesktopBench(bench: bench).run(pulsebar: pulsebar, before: before)
+    }
+    print()
+  }
 }
 
-/// The desktop bench's table and budget verdicts.
-struct DesktopReport {
-  var cava: ToolFigures
-  var pulsebar: ToolFigures
-  var before: ToolFigures?
+/// One server's half of the desktop bench.
+struct DesktopBench {
+  /// `pulsebar-bench desktop NAME` runs one server only.
+  static let serverNames: [String: AudioServerKind] = [
+    "pulse": .pulseaudio, "pulseaudio": .pulseaudio, "pipewire": .pipewire,
+  ]
 
-  func print() {
-    let tools = [cava, pulsebar] + (before.map { [$0] } ?? [])
-    Swift.print(pad("figure", 30) + tools.map { pad($0.name, 12) }.joined() + "pulsebar/cava")
-    func row(_ name: String, _ decimals: Int, _ value: (ToolFigures) -> Double) {
-      let theirs = value(cava)
-      let ratio = theirs > 0 ? fmt(value(pulsebar) / theirs, 2) + "×" : "-"
-      Swift.print(
-        pad(name, 30) + tools.map { pad(fmt(value($0), decimals), 12) }.joined() + ratio)
-    }
-    row("playing: tool CPU (% core)", 2) { $0.playing.toolExact }
-    row("playing: server CPU", 2) { $0.playing.serverExact }
-    row("playing: tool + server", 2) { $0.playing.toolExact + $0.playing.serverExact }
-    row("playing: lines/s", 1) { $0.playing.linesPerSecond }
-    row("idle: tool CPU (% core)", 3) { $0.idle.toolExact }
-    row("idle: server CPU", 3) { $0.idle.serverExact }
-    row("idle: lines/s", 1) { $0.idle.linesPerSecond }
-    row("onset latency, median (ms)", 0) { 1000 * $0.onsetMedian }
-    row("USS (MB)", 2) { Double($0.memory.uss) / 1024 }
-    row("PSS (MB)", 2) { Double($0.memory.pss) / 1024 }
-    row("RSS (MB)", 2) { Double($0.memory.rss) / 1024 }
-    for figures in tools {
-      let onsets = figures.onsets.map { fmt(1000 * $0, 0) }.joined(separator: " ")
-      Swift.print(
-        "\(figures.name) onsets (ms, \(figures.onsets.count)/\(CavaBench.bursts)): \(onsets)")
-    }
-    Swift.print(
-      "(CPU exactly from task schedstat over \(fmt(CavaBench.playingSeconds, 0)) s playing and "
-        + "\(fmt(CavaBench.idleSeconds, 0)) s idle; memory from smaps_rollup at the end of "
-        + "the music; onset = paplay spawn → first line with a bar ≥ 500)")
-    Swift.print()
-    let (ours, theirs) = (pulsebar.playing, cava.playing)
-    verdict(
-      "tool + server ≤ 0.6 × cava's",
-      ours.toolExact + ours.serverExact <= 0.6 * (theirs.toolExact + theirs.serverExact))
-    verdict("tool ≤ 0.4 × cava's", ours.toolExact <= 0.4 * theirs.toolExact)
-    verdict(
-      "idle: 0 % and no lines",
-      pulsebar.idle.toolExact < 0.01 && pulsebar.idle.linesPerSecond == 0)
-    verdict("USS ≤ cava's", pulsebar.memory.uss <= cava.memory.uss)
-    verdict(
-      "onset latency ≤ cava's",
-      pulsebar.onsets.count >= 5 && cava.onsets.count >= 5
-        && pulsebar.onsetMedian <= cava.onsetMedian)
+  /// pulsebar at cava's settings (32 bars, stereo, 60 fps, raw ASCII) with its default input;
+  /// `-v` says which input `auto` picked.
+  static let pulsebarArguments = [
+    "run", "-v", "--bars", "32", "--channels", "stereo", "--fps", "60", "--format", "raw",
+  ]
+
+  var bench: CavaBench
+
+  /// Shorter windows than the cava bench's, so both servers fit in about four minutes.
+  init(bench: CavaBench) {
+    self.bench = bench
+    self.bench.playingSeconds = 15
+    self.bench.idleSeconds = 10
   }
 
-  private func verdict(_ budget: String, _ met: Bool) {
-    Swift.print(pad(budget, 32) + (met ? "met" : "MISSED"))
+  static func title(_ kind: AudioServerKind) -> String {
+    switch kind {
+    case .pulseaudio: "PulseAudio (private pulseaudio, null sink)"
+    case .pipewire: "PipeWire (private pipewire + wireplumber + pipewire-pulse, null sink)"
+    }
+  }
+
+  /// Measures cava (and cava's own PipeWire input where it has one), pulsebar and `before`,
+  /// and prints the table and the verdicts.
+  func run(pulsebar: String, before: String?) {
+    let server = bench.server
+    var report = DesktopReport(
+      kind: server.kind, playingSeconds: bench.playingSeconds, idleSeconds: bench.idleSeconds,
+      settings: QuantumRange.settings(server))
+    if server.kind == .pipewire { report.quantumPlayerAlone = playerAloneQuantum() }
+    guard
+      let cava = bench.measureCava(
+        input: server.kind == .pipewire ? "pulse via pipewire-pulse" : "pulse")
+    else { return }
+    report.tools = [cava]
+    if server.kind == .pipewire {
+      if let reason = cavaPipeWireMissing() {
+        report.notes.append("cava's own `method = pipewire`: not measured, \(reason)")
+      } else if let native = cavaPipeWire() {
+        report.tools.append(native)
+      }
+    }
+    guard let ours = bench.measure(name: "pulsebar", pulsebar, Self.pulsebarArguments) else {
+      return
+    }
+    report.tools.append(ours)
+    if let before, let previous = bench.measure(name: "before", before, Self.pulsebarArguments) {
+      report.tools.append(previous)
+    }
+    report.print()
+  }
+
+  /// The quantum with only the music player in the graph, before any tool records.
+  private func playerAloneQuantum() -> QuantumRange? {
+    guard let player = bench.playMusic() else { return nil }
+    defer {
+      kill(-player.pid, SIGKILL)
+      _ = try? player.waitForExit(timeout: 5)
+    }
+    _ = player.readLines(for: 1)
+    return QuantumRange.sample(bench.server, while: player)
+  }
+
+  /// Why this cava cannot record through `method = pipewire` (it exits at once, naming the
+  /// methods it has), or `nil` when it can.
+  private func cavaPipeWireMissing() -> String? {
+    let config = BenchTools.writeCavaConfig(
+      source: "auto", directory: bench.server.directory, method: "pipewire")
+    guard
+      let cava = try? ChildProcess(
+        CavaBench.cavaPath, ["-p", config], environment: bench.server.environment)
+    else { return "cava would not start" }
+    guard (try? cava.waitForExit(timeout: 2)) != nil else {
+      cava.send(SIGTERM)
+      _ = try? cava.waitForExit(timeout: 5)
+      return nil
+    }
+    let said = cava.readLines(for: 0.1).joined(separator: " ") + cava.standardError
+    let version = BenchTools.packageVersion("cava").map { "cava \($0) says: " } ?? ""
+    let message = said.split(separator: "\u{7}").last.map(String.init) ?? said
+    return version
+      + message.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+  }
+
+  /// cava with its native PipeWire input, recording the default sink's monitor.
+  private func cavaPipeWire() -> ToolFigures? {
+    let config = BenchTools.writeCavaConfig(
+      source: "auto", directory: bench.server.directory, method: "pipewire")
+    return bench.measure(
+      name: "cava-pw", CavaBench.cavaPath, ["-p", config], input: "pipewire (cava's own)")
   }
 }

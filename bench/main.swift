@@ -5,7 +5,8 @@ import PulseBarDaemon
 import PulseBarSystem
 
 /// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|all]`: the project's benchmarks.
-/// Each prints its figures as a table; `all` runs every one in turn.
+/// Each prints its figures as a table; `all` runs every one in turn. `desktop [pulse|pipewire]`
+/// runs the desktop bench under one audio server only.
 /// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
 let benches: [(name: String, run: () -> Void)] = [
   ("analysis", runAnalysisBench),
