@@ -17,6 +17,9 @@ let package = Package(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    // Native PipeWire capture; the shim wraps the client API's macros (see its header).
+    .systemLibrary(
+      name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
     .systemLibrary(name: "CLinux"),
     // The typed POSIX layer every module that does I/O builds on: descriptors, errno, eventfd,
     // timerfd, signalfd, poll/epoll, sockets, threads, clock, environment, the lock. The core
@@ -25,7 +28,7 @@ let package = Package(
     .target(name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"]),
     .target(
       name: "PulseBarAudio",
-      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile"]),
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CPipeWire", "CSndFile"]),
     // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
     .target(
       name: "PulseBarPlayers", dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd"]),

@@ -6,25 +6,34 @@ import Testing
 @testable import PulseBarAudio
 
 /// A private server (PulseAudio, or PipeWire through pipewire-pulse) plus a started
-/// ``PulseSource`` recording into a ``CaptureBuffer``, with the waits and measurements the
-/// capture tests share.
+/// ``PulseSource`` recording into a ``CaptureBuffer``, or on PipeWire a native
+/// ``PipeWireSource``, with the waits and measurements the capture tests share.
 final class PulseCaptureFixture {
   let server: any PrivateAudioServer
   let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
-  let source: PulseSource
+  let source: any CaptureSource
   /// The source's debug lines (what `-v` shows), in order.
   private let debugged = DebugLines()
 
   /// Starts a server of `kind` (unless `startServer` is false: the source starts first) and
-  /// the source. A kind that is not installed cancels the test case, saying why.
-  init(_ kind: AudioServerKind, sourceName: String? = nil, startServer: Bool = true) throws {
+  /// the source: libpulse's, or with `native` libpipewire's (`kind` must be PipeWire). A kind
+  /// that is not installed cancels the test case, saying why.
+  init(
+    _ kind: AudioServerKind, sourceName: String? = nil, startServer: Bool = true,
+    native: Bool = false, suspendOnIdle: Bool = false
+  ) throws {
     try kind.skipUnlessRunnable()
-    server = try kind.start()
+    server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
     if !startServer { server.kill() }
     let debugged = debugged
-    source = PulseSource(
-      sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress,
-      debug: { line in debugged.lines.withLock { $0.append(line) } })
+    let debug: PulseSource.Log = { line in debugged.lines.withLock { $0.append(line) } }
+    if native {
+      source = PipeWireSource(
+        channels: 2, remote: server.directory + "/pipewire-0", debug: debug)
+    } else {
+      source = PulseSource(
+        sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress, debug: debug)
+    }
     source.start(into: buffer)
   }
 
