@@ -24,4 +24,118 @@ struct PipeWireSourceTests {
     #expect(atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)")
     player.send(SIGKILL)
   }
+
+  @Test("a player that plays, pauses and ends: running, corked, none; no samples unless running")
+  func activityFollowsThePlayer() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    usleep(300_000)
+    #expect(fixture.buffer.status.activity == .none)
+    #expect(fixture.collect(for: 0.5).isEmpty)
+    let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
+    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
+    player.setCorked(true)
+    #expect(
+      fixture.wait(2) { $0.activity == .corked } != nil, "\(fixture.buffer.status.activity)")
+    usleep(200_000)
+    #expect(fixture.collect(for: 0.5).isEmpty)
+    player.setCorked(false)
+    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
+    player.stop()
+    #expect(fixture.wait(2) { $0.activity == .none } != nil)
+    #expect(fixture.waitDebugLine("PipeWire: capture stream inactive (no stream plays)"))
+  }
+
+  @Test(
+    "a default-sink switch is followed, made with pactl or with wpctl",
+    arguments: ["pactl", "wpctl"])
+  func followsDefaultSink(_ tool: String) throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let generation = fixture.buffer.status.generation
+    if tool == "pactl" {
+      try fixture.server.setDefaultSink("pb_sink_b")
+    } else {
+      try fixture.server.setDefaultSinkNatively("pb_sink_b")
+    }
+    // WirePlumber makes the switch; allow for a loaded machine.
+    #expect(fixture.waitRecording("pb_sink_b.monitor"), "\(fixture.buffer.status)")
+    #expect(fixture.buffer.status.generation != generation)
+    // WirePlumber moved the stream too: a tone on the old sink is not ours; one on the new is.
+    try fixture.expectIgnoresTone(on: "pb_sink_a")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test("recording does not lower the graph's period below the session's default quantum")
+  func keepsTheQuantum() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    let session = try #require(fixture.server as? PrivatePipeWireSession)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try fixture.server.play(tone: 1000, seconds: 6)
+    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(fixture.waitForSamples())
+    let standard = try #require(try session.defaultQuantum())
+    let quantum = try session.quantum(of: "pb_sink_a")
+    // pipewire-pulse clamps paplay's long latency to the maximum quantum (2048); a record
+    // stream of one 60 fps frame through libpulse took it down to 512.
+    #expect((quantum ?? 0) >= standard, "quantum \(quantum ?? -1), default \(standard)")
+    player.send(SIGKILL)
+  }
+
+  @Test("idle, the inactive stream lets WirePlumber suspend the sink; a player wakes it")
+  func idleLetsTheSinkSuspend() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true, suspendOnIdle: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try fixture.server.play(tone: 440, seconds: 1)
+    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    _ = try player.waitForExit(timeout: 5)
+    var state = ""
+    let end = ChildProcess.now() + 5
+    while ChildProcess.now() < end {
+      let line = try fixture.server.pactl(["list", "short", "sinks"]).first {
+        $0.split(separator: "\t").dropFirst().first == "pb_sink_a"
+      }
+      state = line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
+      if state == "SUSPENDED" { break }
+      usleep(100_000)
+    }
+    #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test("the session killed and restarted: disconnected, one log line each way, then recording")
+  func survivesSessionRestart() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    fixture.server.kill()
+    #expect(fixture.wait(2) { !$0.connected && $0.activity == .none } != nil)
+    usleep(1_000_000)  // several retries: 100, 200, 400 ms…
+    try fixture.server.start()
+    #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 5), "\(fixture.buffer.status)")
+    let log = fixture.logLines
+    #expect(log.filter { $0.contains("retrying") }.count == 1, "\(log)")
+    #expect(log.filter { $0 == "PipeWire: connected again" }.count == 1, "\(log)")
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test("started before the session exists, it connects once the session appears")
+  func startsBeforeSession() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, startServer: false, native: true)
+    usleep(500_000)
+    #expect(!fixture.buffer.status.connected)
+    try fixture.server.start()
+    #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 5))
+    try fixture.expectHearsTone(on: nil)
+  }
+
+  @Test("stop disconnects and is idempotent")
+  func stopIsIdempotent() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    fixture.source.stop()
+    fixture.source.stop()
+    #expect(!fixture.buffer.status.connected)
+  }
 }

@@ -14,6 +14,8 @@ final class PulseCaptureFixture {
   let source: any CaptureSource
   /// The source's debug lines (what `-v` shows), in order.
   private let debugged = DebugLines()
+  /// The source's log lines (what it always writes), in order.
+  private let logged = DebugLines()
 
   /// Starts a server of `kind` (unless `startServer` is false: the source starts first) and
   /// the source: libpulse's, or with `native` libpipewire's (`kind` must be PipeWire). A kind
@@ -27,12 +29,15 @@ final class PulseCaptureFixture {
     if !startServer { server.kill() }
     let debugged = debugged
     let debug: PulseSource.Log = { line in debugged.lines.withLock { $0.append(line) } }
+    let logged = logged
+    let log: PulseSource.Log = { line in logged.lines.withLock { $0.append(line) } }
     if native {
       source = PipeWireSource(
-        channels: 2, remote: server.directory + "/pipewire-0", debug: debug)
+        channels: 2, remote: server.directory + "/pipewire-0", log: log, debug: debug)
     } else {
       source = PulseSource(
-        sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress, debug: debug)
+        sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress, log: log,
+        debug: debug)
     }
     source.start(into: buffer)
   }
@@ -44,6 +49,9 @@ final class PulseCaptureFixture {
 
   /// The debug lines so far.
   var debugLines: [String] { debugged.lines.withLock { $0 } }
+
+  /// The log lines so far.
+  var logLines: [String] { logged.lines.withLock { $0 } }
 
   /// Waits up to `timeout` s for a debug line starting with `prefix`.
   func waitDebugLine(_ prefix: String, timeout: Double = 2) -> Bool {
