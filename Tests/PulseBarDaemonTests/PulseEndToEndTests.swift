@@ -15,13 +15,17 @@ struct PulseEndToEndTests {
     var renderAhead: Double { server.kind == .pulseaudio ? 2.2 : 0.2 }
 
     /// A kind that is not installed cancels the test case, saying why.
-    /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s.
-    init(_ kind: AudioServerKind, arguments: [String] = [], suspendOnIdle: Bool = false) throws {
+    /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s. `input` is what
+    /// `--input` gets (`pipewire`: native capture, on a PipeWire session).
+    init(
+      _ kind: AudioServerKind, input: String = "pulse", arguments: [String] = [],
+      suspendOnIdle: Bool = false
+    ) throws {
       try kind.skipUnlessRunnable()
       server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
       #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
       process = try ChildProcess(
-        Binary.path, ["run", "--input", "pulse", "--format", "json", "--bars", "8"] + arguments,
+        Binary.path, ["run", "--input", input, "--format", "json", "--bars", "8"] + arguments,
         environment: server.environment)
       // The first frame, then let the idle null sink's 2 s render-ahead block pass so
       // the daemon's one-frame latency is in force before anything is timed. PipeWire's null
