@@ -56,7 +56,8 @@ extension PipeWireConnection {
   /// Binds a playback stream node: its `info` events carry the node state.
   private func bindNode(_ id: UInt32) {
     guard let registry,
-      let proxy = pw_registry_bind(registry, id, "PipeWire:Interface:Node", UInt32(PW_VERSION_NODE), 0)
+      let proxy = pw_registry_bind(
+        registry, id, "PipeWire:Interface:Node", UInt32(PW_VERSION_NODE), 0)
     else { return }
     let bound = Bound(proxy: OpaquePointer(proxy), hook: .allocate(capacity: 1))
     bound.hook.initialize(to: spa_hook())

@@ -4,6 +4,9 @@ import PulseBarCore
 // MARK: - Capture stream
 
 extension PipeWireConnection {
+  /// `PW_ID_ANY`, a cast macro Swift does not import.
+  static let anyId = UInt32.max
+
   /// Makes the capture stream: F32 interleaved at the engine's rate and channels, capturing the
   /// sink's output (`stream.capture.sink`) with no target, so WirePlumber links it to the
   /// default sink's monitor and moves it when the default changes. Inactive unless something
@@ -40,7 +43,8 @@ extension PipeWireConnection {
           UInt32(settings.channels))
       ]
       return pw_stream_connect(
-        stream, SPA_DIRECTION_INPUT, /* PW_ID_ANY */ UInt32.max, pw_stream_flags(rawValue: flags), &params, 1)
+        stream, SPA_DIRECTION_INPUT, Self.anyId, pw_stream_flags(rawValue: flags),
+        &params, 1)
     }
     if result < 0 {
       log("PipeWire: cannot connect the capture stream (error \(result))")

@@ -40,7 +40,8 @@ package enum ConfigKeys {
       apply: { text, configuration throws(ValueError) in
         guard let input = InputSpec(parsing: text) else {
           throw ValueError(
-            "expected auto, pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH or stdin, got '\(text)'")
+            "expected auto, pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH or stdin, got '\(text)'"
+          )
         }
         configuration.input = input
       },
