@@ -13,16 +13,7 @@ struct PipeWireSourceTests {
   func toneArrives() throws {
     let fixture = try PulseCaptureFixture(.pipewire, native: true)
     #expect(fixture.waitRecording("pb_sink_a.monitor"), "status \(fixture.buffer.status)")
-    let player = try fixture.server.play(tone: 1000, seconds: 3)
-    let started = fixture.wait(2) { $0.activity == .running }
-    #expect(started != nil, "activity \(fixture.buffer.status.activity)")
-    let samples = fixture.collectPlaying(for: 0.5)
-    #expect(samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s")
-    #expect(rms(samples) > 0.05, "rms \(rms(samples))")
-    let atTone = power(at: 1000, in: samples)
-    let elsewhere = power(at: 3000, in: samples)
-    #expect(atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)")
-    player.send(SIGKILL)
+    try fixture.expectToneWithItsFrequency()
   }
 
   @Test("a player that plays, pauses and ends: running, corked, none; no samples unless running")
@@ -91,16 +82,7 @@ struct PipeWireSourceTests {
     let player = try fixture.server.play(tone: 440, seconds: 1)
     #expect(fixture.wait(2) { $0.activity == .running } != nil)
     _ = try player.waitForExit(timeout: 5)
-    var state = ""
-    let end = ChildProcess.now() + 5
-    while ChildProcess.now() < end {
-      let line = try fixture.server.pactl(["list", "short", "sinks"]).first {
-        $0.split(separator: "\t").dropFirst().first == "pb_sink_a"
-      }
-      state = line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
-      if state == "SUSPENDED" { break }
-      usleep(100_000)
-    }
+    let state = try fixture.server.waitForSinkState("pb_sink_a", "SUSPENDED", timeout: 5)
     #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
     try fixture.expectHearsTone(on: nil)
   }

@@ -104,6 +104,25 @@ final class PulseCaptureFixture {
     return collect(for: seconds)
   }
 
+  /// Plays a 1 kHz tone into the default sink and expects `.running`, then half a second of
+  /// loud samples with the tone's frequency in them.
+  func expectToneWithItsFrequency(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let player = try server.play(tone: 1000, seconds: 3)
+    let started = wait(Self.serverReaction) { $0.activity == .running }
+    #expect(started != nil, "activity \(buffer.status.activity)", sourceLocation: sourceLocation)
+    let samples = collectPlaying(for: 0.5)
+    #expect(
+      samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s",
+      sourceLocation: sourceLocation)
+    #expect(rms(samples) > 0.05, "rms \(rms(samples))", sourceLocation: sourceLocation)
+    let atTone = power(at: 1000, in: samples)
+    let elsewhere = power(at: 3000, in: samples)
+    #expect(
+      atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)",
+      sourceLocation: sourceLocation)
+    player.send(SIGKILL)
+  }
+
   /// Plays a tone into `sink` (not the one recorded) and expects the activity to stay `.none`.
   func expectIgnoresTone(on sink: String, sourceLocation: SourceLocation = #_sourceLocation)
     throws

@@ -242,9 +242,11 @@ struct PulseEndToEndTests {
     player.send(SIGKILL)
   }
 
-  @Test("a default-sink switch made with wpctl is followed: frames name the new monitor")
-  func followsWpctlDefault() throws {
-    let daemon = try Daemon(.pipewire)
+  @Test(
+    "a default-sink switch made with wpctl is followed: frames name the new monitor",
+    arguments: ["pulse", "pipewire"])
+  func followsWpctlDefault(_ input: String) throws {
+    let daemon = try Daemon(.pipewire, input: input)
     try daemon.server.setDefaultSinkNatively("pb_sink_b")
     // wpctl goes through WirePlumber, which takes longer than a pactl switch on a loaded
     // 2-core machine (seen missing 1.5 s once in a full parallel run).
@@ -253,14 +255,6 @@ struct PulseEndToEndTests {
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
     Self.expectStraightToPlaying(daemon, timeout: 4)
     player.send(SIGKILL)
-  }
-
-  /// The state `pactl list short sinks` gives `sink` (RUNNING, IDLE, SUSPENDED).
-  static func sinkState(_ server: any PrivateAudioServer, _ sink: String) throws -> String {
-    let line = try server.pactl(["list", "short", "sinks"]).first {
-      $0.split(separator: "\t").dropFirst().first == Substring(sink)
-    }
-    return line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
   }
 
   @Test(
@@ -272,13 +266,7 @@ struct PulseEndToEndTests {
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
     _ = try player.waitForExit(timeout: 5)
     // Our corked record stream must not keep the sink busy: suspended 1 s after the player.
-    var state = ""
-    let end = ChildProcess.now() + 4
-    while ChildProcess.now() < end {
-      state = try Self.sinkState(daemon.server, "pb_sink_a")
-      if state == "SUSPENDED" { break }
-      usleep(100_000)
-    }
+    let state = try daemon.server.waitForSinkState("pb_sink_a", "SUSPENDED", timeout: 4)
     #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
     #expect(daemon.process.isRunning)
     let again = try daemon.server.play(tone: 1000, seconds: 4)

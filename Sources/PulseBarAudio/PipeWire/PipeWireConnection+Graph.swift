@@ -28,12 +28,9 @@ extension PipeWireConnection {
       graph.addLink(id: id, output: output, input: input)
       graphChanged()
     case "PipeWire:Interface:Metadata":
-      guard metadata == nil, lookup("metadata.name") == "default", let registry,
-        let proxy = pw_registry_bind(
-          registry, id, "PipeWire:Interface:Metadata", UInt32(PW_VERSION_METADATA), 0)
+      guard metadata == nil, lookup("metadata.name") == "default",
+        let bound = bind(id, type: type, version: PW_VERSION_METADATA)
       else { return }
-      let bound = Bound(proxy: OpaquePointer(proxy), hook: .allocate(capacity: 1))
-      bound.hook.initialize(to: spa_hook())
       pb_pw_metadata_add_listener(bound.proxy, bound.hook, metadataEvents, userdata)
       metadata = bound
       metadataId = id
@@ -55,14 +52,19 @@ extension PipeWireConnection {
 
   /// Binds a playback stream node: its `info` events carry the node state.
   private func bindNode(_ id: UInt32) {
-    guard let registry,
-      let proxy = pw_registry_bind(
-        registry, id, "PipeWire:Interface:Node", UInt32(PW_VERSION_NODE), 0)
+    guard let bound = bind(id, type: "PipeWire:Interface:Node", version: PW_VERSION_NODE)
     else { return }
-    let bound = Bound(proxy: OpaquePointer(proxy), hook: .allocate(capacity: 1))
-    bound.hook.initialize(to: spa_hook())
     pb_pw_node_add_listener(bound.proxy, bound.hook, nodeEvents, userdata)
     boundNodes[id] = bound
+  }
+
+  /// A proxy for the global `id` and a fresh hook for its listener.
+  private func bind(_ id: UInt32, type: String, version: Int32) -> Bound? {
+    guard let registry, let proxy = pw_registry_bind(registry, id, type, UInt32(version), 0)
+    else { return nil }
+    let bound = Bound(proxy: OpaquePointer(proxy), hook: .allocate(capacity: 1))
+    bound.hook.initialize(to: spa_hook())
+    return bound
   }
 
   func unbindNode(_ id: UInt32) {
