@@ -32,6 +32,11 @@ struct PipeWireEndToEndTests {
     #expect(daemon.process.isRunning)
   }
 
+  @Test("--input pipewire: a reload from mono to stereo remakes the stream; audio keeps flowing")
+  func reloadToStereo() throws {
+    try PulseEndToEndTests.expectReloadToStereoKeepsFlowing(.pipewire, input: "pipewire")
+  }
+
   @Test(
     "--input auto picks native PipeWire on a PipeWire session and libpulse on PulseAudio",
     arguments: AudioServerKind.allCases)

@@ -118,9 +118,15 @@ struct PulseEndToEndTests {
     "a reload from mono to stereo rebuilds the record stream: audio keeps flowing in real time",
     arguments: AudioServerKind.allCases)
   func reloadToStereoRebuildsTheRecordStream(_ kind: AudioServerKind) throws {
+    try Self.expectReloadToStereoKeepsFlowing(kind, input: "pulse")
+  }
+
+  /// A daemon on `input` started in mono, a tone, a reload to stereo: frames keep coming in
+  /// real time with the tone in them (mono samples in a stereo buffer would be dropped).
+  static func expectReloadToStereoKeepsFlowing(_ kind: AudioServerKind, input: String) throws {
     let config = Binary.temporaryDirectory() + "/pulsebar.conf"
     try writeTextFile(config, "[general]\nchannels = mono\n")
-    let daemon = try Daemon(kind, arguments: ["--config", config])
+    let daemon = try Daemon(kind, input: input, arguments: ["--config", config])
     let player = try daemon.server.play(tone: 440, seconds: 10)
     Self.expectStraightToPlaying(daemon)
     try writeTextFile(config, "[general]\nchannels = stereo\n")

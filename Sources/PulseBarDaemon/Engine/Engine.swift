@@ -39,6 +39,8 @@ package final class Engine {
   private var readBuffer: UnsafeMutableBufferPointer<Float>
   private var lastAudioTime: Double = 0
   private var lastFrameTime: Double = 0
+  /// Seconds of audio the last read held (one fragment, or a native PipeWire quantum).
+  private var lastAudioSeconds: Double = 0
   private var versions: [UInt64] = []
   private var lastStatusText = ""
   private var lastStatusKey: (PlaybackState, Bool, UInt32)?
@@ -124,10 +126,13 @@ package final class Engine {
     let framePeriod = 1 / Double(pipeline.configuration.fps)
     let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
     guard needsTicks else { return -1 }
-    // While audio flows it paces the frames; tick only once it is two frames late.
+    // While audio flows it paces the frames; tick only once it is late: two frames, or a frame
+    // past the last read's length (a PipeWire quantum, 2048 frames at 48 kHz, is longer than
+    // two frames; ticking in between would count that time twice).
     let now = monotonicSeconds()
-    let audioLate = now - lastAudioTime > 2 * framePeriod
-    let wait = audioLate ? lastFrameTime + framePeriod - now : 2 * framePeriod
+    let lateAfter = max(2 * framePeriod, lastAudioSeconds + framePeriod)
+    let audioLate = now - lastAudioTime > lateAfter
+    let wait = audioLate ? lastFrameTime + framePeriod - now : lateAfter
     return Int32(max(1, (wait * 1000).rounded(.up)))
   }
 
@@ -146,6 +151,7 @@ package final class Engine {
     let now = monotonicSeconds()
     lastAudioTime = now
     lastFrameTime = now
+    lastAudioSeconds = Double(count / pipeline.analyzer.channels) / Double(buffer.sampleRate)
     deliverFrame()
     return true
   }
