@@ -112,6 +112,57 @@ struct PipeWireSourceTests {
     try fixture.expectHearsTone(on: nil)
   }
 
+  @Test("the default sink destroyed: the monitor of the new default is recorded")
+  func defaultSinkRemoved() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    try fixture.server.removeSink("pb_sink_a")
+    #expect(fixture.waitRecording("pb_sink_b.monitor"), "\(fixture.buffer.status)")
+    try fixture.expectHearsTone(on: "pb_sink_b")
+  }
+
+  @Test("debug lines (-v) name the connection, the sink followed and the stream's activation")
+  func debugLines() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    try fixture.expectHearsTone(on: nil)
+    #expect(fixture.waitDebugLine("PipeWire: capture stream inactive (no stream plays)"))
+    let lines = fixture.debugLines
+    #expect(
+      Array(lines.prefix(2)) == [
+        "PipeWire: connected to the core", "PipeWire: following the monitor of pb_sink_a",
+      ], "\(lines)")
+    #expect(lines.contains("PipeWire: capture stream active (a stream plays)"), "\(lines)")
+    #expect(lines.allSatisfy { $0.hasPrefix("PipeWire: ") }, "\(lines)")
+  }
+
+  @Test("auto's rule: PipeWire counts when its core answers with audio sinks, not without")
+  func probe() throws {
+    try AudioServerKind.pipewire.skipUnlessRunnable()
+    let session = try PrivatePipeWireSession()
+    let remote = session.directory + "/pipewire-0"
+    let answer = PipeWireProbe.detect(remote: remote)
+    #expect(answer.pipeWireServesAudio, "\(answer.reason)")
+    #expect(answer.reason.hasSuffix("answers with 2 audio sink(s)"), "\(answer.reason)")
+    // What a PulseAudio desktop that runs PipeWire only for screen sharing looks like: no
+    // sinks, and no pipewire-pulse (which would add its "Dummy Output" for want of one).
+    for sink in session.sinks { try session.removeSink(sink) }
+    kill(session.serverPid, SIGKILL)
+    var withoutSinks = PipeWireProbe.detect(remote: remote)
+    let end = ChildProcess.now() + 5
+    while withoutSinks.pipeWireServesAudio && ChildProcess.now() < end {
+      usleep(100_000)
+      withoutSinks = PipeWireProbe.detect(remote: remote)
+    }
+    #expect(!withoutSinks.pipeWireServesAudio)
+    #expect(withoutSinks.reason.contains("has no audio sinks"), "\(withoutSinks.reason)")
+    session.kill()
+    let gone = PipeWireProbe.detect(remote: remote)
+    #expect(!gone.pipeWireServesAudio)
+    #expect(gone.reason == "no PipeWire core answers on \(remote)", "\(gone.reason)")
+    session.stop()
+  }
+
   @Test("stop disconnects and is idempotent")
   func stopIsIdempotent() throws {
     let fixture = try PulseCaptureFixture(.pipewire, native: true)
