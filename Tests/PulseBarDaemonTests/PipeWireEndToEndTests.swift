@@ -32,6 +32,22 @@ struct PipeWireEndToEndTests {
     #expect(daemon.process.isRunning)
   }
 
+  @Test("--input pipewire follows MPRIS players: a paused mpv gives its title and paused")
+  func followsPlayers() throws {
+    let daemon = try Daemon(.pipewire, input: "pipewire")
+    let track = try MPRISFixtures.taggedTrack(
+      in: daemon.server.directory, "first", title: "First Song", hertz: 440)
+    // The session's environment names its own bus, which the daemon follows.
+    let player = try MPRISFixtures.mpv(
+      [track], paused: true, environment: daemon.server.environment)
+    let appeared = daemon.waitForFrame(timeout: 10) {
+      $0.string("player") == "mpv" && $0.string("title") == "First Song"
+    }
+    #expect(appeared != nil, "mpv never appeared: \(daemon.process.standardError)")
+    #expect(daemon.waitForFrame(timeout: 2) { $0.state == "paused" } != nil, "not paused")
+    player.send(SIGKILL)
+  }
+
   @Test("--input pipewire: a reload from mono to stereo remakes the stream; audio keeps flowing")
   func reloadToStereo() throws {
     try PulseEndToEndTests.expectReloadToStereoKeepsFlowing(.pipewire, input: "pipewire")
