@@ -48,6 +48,11 @@ struct PipeWireEndToEndTests {
     player.send(SIGKILL)
   }
 
+  @Test("--input pipewire, idle: once the resting frame is out, no lines for 3 s")
+  func idleWritesNothing() throws {
+    try PulseEndToEndTests.expectIdleWritesNothing(.pipewire, input: "pipewire")
+  }
+
   @Test("--input pipewire: a reload from mono to stereo remakes the stream; audio keeps flowing")
   func reloadToStereo() throws {
     try PulseEndToEndTests.expectReloadToStereoKeepsFlowing(.pipewire, input: "pipewire")

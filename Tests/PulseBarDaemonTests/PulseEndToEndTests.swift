@@ -170,7 +170,12 @@ struct PulseEndToEndTests {
   @Test(
     "idle: once the resting frame is out, no lines for 3 s", arguments: AudioServerKind.allCases)
   func idleWritesNothing(_ kind: AudioServerKind) throws {
-    let daemon = try Daemon(kind)
+    try Self.expectIdleWritesNothing(kind, input: "pulse")
+  }
+
+  /// A daemon on `input`, a short tone, then once the resting frame is out no lines for 3 s.
+  static func expectIdleWritesNothing(_ kind: AudioServerKind, input: String) throws {
+    let daemon = try Daemon(kind, input: input)
     let player = try daemon.server.play(tone: 440, seconds: 1)
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
     _ = try player.waitForExit(timeout: 5)
