@@ -24,18 +24,19 @@ struct PipeWireSourceTests {
     #expect(fixture.buffer.status.activity == .none)
     #expect(fixture.collect(for: 0.5).isEmpty)
     let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
-    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
     player.setCorked(true)
     #expect(
-      fixture.wait(2) { $0.activity == .corked } != nil, "\(fixture.buffer.status.activity)")
+      fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .corked } != nil,
+      "\(fixture.buffer.status.activity)")
     usleep(200_000)
     #expect(fixture.collect(for: 0.5).isEmpty)
     player.setCorked(false)
-    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
     player.stop()
-    #expect(fixture.wait(2) { $0.activity == .none } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
     #expect(fixture.waitDebugLine("PipeWire: capture stream inactive (no stream plays)"))
   }
 
@@ -65,7 +66,7 @@ struct PipeWireSourceTests {
     let session = try #require(fixture.server as? PrivatePipeWireSession)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 1000, seconds: 6)
-    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     #expect(fixture.waitForSamples())
     let standard = try #require(try session.defaultQuantum())
     let quantum = try session.quantum(of: "pb_sink_a")
@@ -80,7 +81,7 @@ struct PipeWireSourceTests {
     let fixture = try PulseCaptureFixture(.pipewire, native: true, suspendOnIdle: true)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 440, seconds: 1)
-    #expect(fixture.wait(2) { $0.activity == .running } != nil)
+    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     _ = try player.waitForExit(timeout: 5)
     let state = try fixture.server.waitForSinkState("pb_sink_a", "SUSPENDED", timeout: 5)
     #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
@@ -92,7 +93,9 @@ struct PipeWireSourceTests {
     let fixture = try PulseCaptureFixture(.pipewire, native: true)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     fixture.server.kill()
-    #expect(fixture.wait(2) { !$0.connected && $0.activity == .none } != nil)
+    #expect(
+      fixture.wait(PulseCaptureFixture.serverReaction) { !$0.connected && $0.activity == .none }
+        != nil)
     usleep(1_000_000)  // several retries: 100, 200, 400 ms…
     try fixture.server.start()
     #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 5), "\(fixture.buffer.status)")

@@ -14,21 +14,21 @@ struct PipeWireEndToEndTests {
     let player = try daemon.server.play(tone: 1000, seconds: 10)
     PulseEndToEndTests.expectStraightToPlaying(daemon)
     var heights: Set<String> = []
-    let moving = daemon.waitForFrame(timeout: 3) { frame in
+    let moving = daemon.waitForFrame(timeout: 5) { frame in
       if frame.bars.max() ?? 0 > 0.3 { heights.insert("\(frame.bars)") }
       return heights.count >= 3
     }
     #expect(moving != nil, "bars never moved: \(heights)")
     #expect(moving?.0.source == "pb_sink_a.monitor" && moving?.0.connected == true)
     player.send(SIGKILL)
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "stopped" } != nil)
+    #expect(daemon.waitForFrame(timeout: 5) { $0.state == "stopped" } != nil)
 
     let tone = try PulseTonePlayer(server: daemon.server.serverAddress, frequency: 440)
     PulseEndToEndTests.expectStraightToPlaying(daemon)
     tone.setCorked(true)
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "paused" } != nil)
+    #expect(daemon.waitForFrame(timeout: 5) { $0.state == "paused" } != nil)
     tone.stop()
-    #expect(daemon.waitForFrame(timeout: 3) { $0.state == "stopped" } != nil)
+    #expect(daemon.waitForFrame(timeout: 5) { $0.state == "stopped" } != nil)
     #expect(daemon.process.isRunning)
   }
 
@@ -44,7 +44,7 @@ struct PipeWireEndToEndTests {
       $0.string("player") == "mpv" && $0.string("title") == "First Song"
     }
     #expect(appeared != nil, "mpv never appeared: \(daemon.process.standardError)")
-    #expect(daemon.waitForFrame(timeout: 2) { $0.state == "paused" } != nil, "not paused")
+    #expect(daemon.waitForFrame(timeout: 5) { $0.state == "paused" } != nil, "not paused")
     player.send(SIGKILL)
   }
 
