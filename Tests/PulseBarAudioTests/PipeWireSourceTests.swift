@@ -23,20 +23,7 @@ struct PipeWireSourceTests {
     usleep(300_000)
     #expect(fixture.buffer.status.activity == .none)
     #expect(fixture.collect(for: 0.5).isEmpty)
-    let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
-    player.setCorked(true)
-    #expect(
-      fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .corked } != nil,
-      "\(fixture.buffer.status.activity)")
-    usleep(200_000)
-    #expect(fixture.collect(for: 0.5).isEmpty)
-    player.setCorked(false)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
-    player.stop()
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
+    try fixture.expectCorkCycle()
     #expect(fixture.waitDebugLine("PipeWire: capture stream inactive (no stream plays)"))
   }
 

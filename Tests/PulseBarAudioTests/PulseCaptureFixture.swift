@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarCore
 import PulseBarSystem
 import PulseBarTestSupport
 import Testing
@@ -121,6 +122,24 @@ final class PulseCaptureFixture {
       atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)",
       sourceLocation: sourceLocation)
     player.send(SIGKILL)
+  }
+
+  /// A player on the default sink that plays, pauses (corks), resumes and ends: the activity
+  /// goes running, corked (no samples), running (loud samples), none.
+  func expectCorkCycle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let player = try PulseTonePlayer(server: server.serverAddress, frequency: 500)
+    for (corked, wanted) in [(false, StreamActivity.running), (true, .corked), (false, .running)] {
+      player.setCorked(corked)
+      #expect(
+        wait(Self.serverReaction) { $0.activity == wanted } != nil,
+        "\(buffer.status.activity), not \(wanted)", sourceLocation: sourceLocation)
+      usleep(200_000)
+      let samples = corked ? collect(for: 0.5) : collectPlaying(for: 0.3)
+      #expect(corked ? samples.isEmpty : rms(samples) > 0.05, sourceLocation: sourceLocation)
+    }
+    player.stop()
+    #expect(
+      wait(Self.serverReaction) { $0.activity == .none } != nil, sourceLocation: sourceLocation)
   }
 
   /// Plays a tone into `sink` (not the one recorded) and expects the activity to stay `.none`.

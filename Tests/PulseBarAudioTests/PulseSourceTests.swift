@@ -44,17 +44,7 @@ struct PulseSourceTests {
   func pausedPlayerIsCorked(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    player.setCorked(true)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .corked } != nil)
-    usleep(200_000)
-    #expect(fixture.collect(for: 0.5).isEmpty)
-    player.setCorked(false)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
-    player.stop()
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
+    try fixture.expectCorkCycle()
   }
 
   @Test("a default-sink switch is followed", arguments: AudioServerKind.allCases)
