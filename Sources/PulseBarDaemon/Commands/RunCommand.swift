@@ -71,7 +71,7 @@ package enum RunCommand {
     switch configuration.input {
     case .pipewire: native = true
     case .pulse(let name): sourceName = name
-    default:
+    default:  // auto (file, fifo and stdin input never come here)
       let answer = PipeWireProbe.detect()
       native = answer.pipeWireServesAudio
       logger.debug(
