@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Where libpipewire's and SPA's headers are (Debian's libpipewire-0.3-dev, what
+/// `pkg-config --cflags libpipewire-0.3` says without its -D_REENTRANT), for every Swift
+/// target that sees the CPipeWire module: PulseBarAudio, and the targets that
+/// `@testable import` it.
+let pipeWireHeaders: [SwiftSetting] = [
+  .unsafeFlags(["-Xcc", "-I/usr/include/pipewire-0.3", "-Xcc", "-I/usr/include/spa-0.2"])
+]
+
 let package = Package(
   name: "pulsebar",
   products: [
@@ -17,6 +25,10 @@ let package = Package(
       name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    // Native PipeWire capture; the shim wraps the client API's macros (see its header). No
+    // pkgConfig either, for the same reason as libpulse (its .pc adds -D_REENTRANT); its headers
+    // live in their own directories, which `pipeWireHeaders` names to whoever imports it.
+    .systemLibrary(name: "CPipeWire", providers: [.apt(["libpipewire-0.3-dev"])]),
     .systemLibrary(name: "CLinux"),
     // The typed POSIX layer every module that does I/O builds on: descriptors, errno, eventfd,
     // timerfd, signalfd, poll/epoll, sockets, threads, clock, environment, the lock. The core
@@ -25,7 +37,8 @@ let package = Package(
     .target(name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"]),
     .target(
       name: "PulseBarAudio",
-      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CSndFile"]),
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CPipeWire", "CSndFile"],
+      swiftSettings: pipeWireHeaders),
     // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
     .target(
       name: "PulseBarPlayers", dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd"]),

@@ -22,7 +22,7 @@ _pulsebar() {
         run:--bars) return ;;
         run:--fps) return ;;
         run:--channels) COMPREPLY=($(compgen -W "mono stereo" -- "$cur")); return ;;
-        run:--input) COMPREPLY=($(compgen -W "auto pulse: file: fifo: stdin" -- "$cur")); return ;;
+        run:--input) COMPREPLY=($(compgen -W "auto pulse pulse: pipewire file: fifo: stdin" -- "$cur")); return ;;
         run:--socket) [[ $cur == -* ]] || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
         run:--seed) return ;;
         listen:--socket) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -14,7 +14,7 @@ complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config ban
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l bars -x -d 'bars in all; in stereo half per channel'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l fps -x -d 'frames per second'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l channels -x -a 'mono stereo' -d 'mono downmix, or stereo: left and right'
-complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l input -x -a 'auto pulse: file: fifo: stdin' -d 'auto, pulse:NAME, file:PATH, fifo:PATH, stdin'
+complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l input -x -a 'auto pulse pulse: pipewire file: fifo: stdin' -d 'auto (native PipeWire when it serves the audio, else libpulse), pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH, stdin'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l offline -d 'file input: as fast as possible, then exit'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l socket -d 'serve clients on PATH or the usual socket'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from listen check-config bands ctl help' -l no-stdout -d 'write no frames on stdout'

@@ -111,6 +111,24 @@ extension PrivateAudioServer {
     try run("pactl", arguments)
   }
 
+  /// Polls the state `pactl list short sinks` gives `sink` (RUNNING, IDLE, SUSPENDED) every
+  /// 0.1 s until it is `wanted` or `timeout` s passed; returns the last state seen.
+  package func waitForSinkState(_ sink: String, _ wanted: String, timeout: Double)
+    throws(SpawnError) -> String
+  {
+    var state = ""
+    let end = ChildProcess.now() + timeout
+    while ChildProcess.now() < end {
+      let line = try pactl(["list", "short", "sinks"]).first {
+        $0.split(separator: "\t").dropFirst().first == Substring(sink)
+      }
+      state = line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
+      if state == wanted { break }
+      usleep(100_000)
+    }
+    return state
+  }
+
   /// Makes `sink` the default sink with `pactl set-default-sink`.
   package func setDefaultSink(_ sink: String) throws(SpawnError) {
     try pactl(["set-default-sink", sink])

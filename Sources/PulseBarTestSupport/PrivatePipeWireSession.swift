@@ -140,6 +140,36 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
       ])
   }
 
+  /// The period (quantum, in frames) the graph driven by `node` runs at, as `pw-top` shows it
+  /// after watching for `seconds`; `nil` while the node does not run. pw-top draws only on a
+  /// terminal: it runs under `script`, and its screen is cut at the escape sequences.
+  package func quantum(of node: String, seconds: Double = 1.5) throws(SpawnError) -> Int? {
+    let screen = try run(
+      "sh",
+      [
+        "-c",
+        "timeout \(seconds) script -qfc pw-top /dev/null | sed 's/\\x1b\\[[0-9;?]*[A-Za-z]/\\n/g'",
+      ])
+    // A running driver's row: "R   30   2048  48000 119.9us … F32P 2 48000 pb_sink_a".
+    for line in screen.reversed() {
+      let fields = line.split(separator: " ")
+      if fields.count > 4, fields[0] == "R", fields[fields.count - 1] == Substring(node) {
+        return Int(fields[2])
+      }
+    }
+    return nil
+  }
+
+  /// The default period (`clock.quantum` in the `settings` metadata).
+  package func defaultQuantum() throws(SpawnError) -> Int? {
+    for line in try run("pw-metadata", ["-n", "settings", "0", "clock.quantum"]) {
+      if let range = line.firstRange(of: "value:'") {
+        return Int(line[range.upperBound...].prefix { $0.isNumber })
+      }
+    }
+    return nil
+  }
+
   /// The node id of `sink` (its index in `pactl list short sinks`).
   private func nodeId(_ sink: String) throws(SpawnError) -> String {
     let lines = try pactl(["list", "short", "sinks"])

@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarCore
 import PulseBarSystem
 import PulseBarTestSupport
 import Testing
@@ -6,25 +7,39 @@ import Testing
 @testable import PulseBarAudio
 
 /// A private server (PulseAudio, or PipeWire through pipewire-pulse) plus a started
-/// ``PulseSource`` recording into a ``CaptureBuffer``, with the waits and measurements the
-/// capture tests share.
+/// ``PulseSource`` recording into a ``CaptureBuffer``, or on PipeWire a native
+/// ``PipeWireSource``, with the waits and measurements the capture tests share.
 final class PulseCaptureFixture {
   let server: any PrivateAudioServer
   let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
-  let source: PulseSource
+  let source: any CaptureSource
   /// The source's debug lines (what `-v` shows), in order.
   private let debugged = DebugLines()
+  /// The source's log lines (what it always writes), in order.
+  private let logged = DebugLines()
 
   /// Starts a server of `kind` (unless `startServer` is false: the source starts first) and
-  /// the source. A kind that is not installed cancels the test case, saying why.
-  init(_ kind: AudioServerKind, sourceName: String? = nil, startServer: Bool = true) throws {
+  /// the source: libpulse's, or with `native` libpipewire's (`kind` must be PipeWire). A kind
+  /// that is not installed cancels the test case, saying why.
+  init(
+    _ kind: AudioServerKind, sourceName: String? = nil, startServer: Bool = true,
+    native: Bool = false, suspendOnIdle: Bool = false
+  ) throws {
     try kind.skipUnlessRunnable()
-    server = try kind.start()
+    server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
     if !startServer { server.kill() }
     let debugged = debugged
-    source = PulseSource(
-      sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress,
-      debug: { line in debugged.lines.withLock { $0.append(line) } })
+    let debug: PulseSource.Log = { line in debugged.lines.withLock { $0.append(line) } }
+    let logged = logged
+    let log: PulseSource.Log = { line in logged.lines.withLock { $0.append(line) } }
+    if native {
+      source = PipeWireSource(
+        channels: 2, remote: server.directory + "/pipewire-0", log: log, debug: debug)
+    } else {
+      source = PulseSource(
+        sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress, log: log,
+        debug: debug)
+    }
     source.start(into: buffer)
   }
 
@@ -35,6 +50,9 @@ final class PulseCaptureFixture {
 
   /// The debug lines so far.
   var debugLines: [String] { debugged.lines.withLock { $0 } }
+
+  /// The log lines so far.
+  var logLines: [String] { logged.lines.withLock { $0 } }
 
   /// Waits up to `timeout` s for a debug line starting with `prefix`.
   func waitDebugLine(_ prefix: String, timeout: Double = 2) -> Bool {
@@ -85,6 +103,43 @@ final class PulseCaptureFixture {
   func collectPlaying(for seconds: Double) -> [Float] {
     #expect(waitForSamples(), "no samples within 4 s")
     return collect(for: seconds)
+  }
+
+  /// Plays a 1 kHz tone into the default sink and expects `.running`, then half a second of
+  /// loud samples with the tone's frequency in them.
+  func expectToneWithItsFrequency(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let player = try server.play(tone: 1000, seconds: 3)
+    let started = wait(Self.serverReaction) { $0.activity == .running }
+    #expect(started != nil, "activity \(buffer.status.activity)", sourceLocation: sourceLocation)
+    let samples = collectPlaying(for: 0.5)
+    #expect(
+      samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s",
+      sourceLocation: sourceLocation)
+    #expect(rms(samples) > 0.05, "rms \(rms(samples))", sourceLocation: sourceLocation)
+    let atTone = power(at: 1000, in: samples)
+    let elsewhere = power(at: 3000, in: samples)
+    #expect(
+      atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)",
+      sourceLocation: sourceLocation)
+    player.send(SIGKILL)
+  }
+
+  /// A player on the default sink that plays, pauses (corks), resumes and ends: the activity
+  /// goes running, corked (no samples), running (loud samples), none.
+  func expectCorkCycle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let player = try PulseTonePlayer(server: server.serverAddress, frequency: 500)
+    for (corked, wanted) in [(false, StreamActivity.running), (true, .corked), (false, .running)] {
+      player.setCorked(corked)
+      #expect(
+        wait(Self.serverReaction) { $0.activity == wanted } != nil,
+        "\(buffer.status.activity), not \(wanted)", sourceLocation: sourceLocation)
+      usleep(200_000)
+      let samples = corked ? collect(for: 0.5) : collectPlaying(for: 0.3)
+      #expect(corked ? samples.isEmpty : rms(samples) > 0.05, sourceLocation: sourceLocation)
+    }
+    player.stop()
+    #expect(
+      wait(Self.serverReaction) { $0.activity == .none } != nil, sourceLocation: sourceLocation)
   }
 
   /// Plays a tone into `sink` (not the one recorded) and expects the activity to stay `.none`.

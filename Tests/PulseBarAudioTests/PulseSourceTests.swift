@@ -14,16 +14,7 @@ struct PulseSourceTests {
   func toneArrives(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: 1000, seconds: 3)
-    let started = fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running }
-    #expect(started != nil, "activity \(fixture.buffer.status.activity)")
-    let samples = fixture.collectPlaying(for: 0.5)
-    #expect(samples.count > 44100 / 2, "got \(samples.count) samples in 0.5 s")
-    #expect(rms(samples) > 0.05, "rms \(rms(samples))")
-    let atTone = power(at: 1000, in: samples)
-    let elsewhere = power(at: 3000, in: samples)
-    #expect(atTone > 100 * elsewhere, "1 kHz \(atTone), 3 kHz \(elsewhere)")
-    player.send(SIGKILL)
+    try fixture.expectToneWithItsFrequency()
   }
 
   @Test(
@@ -53,17 +44,7 @@ struct PulseSourceTests {
   func pausedPlayerIsCorked(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try PulseTonePlayer(server: fixture.server.serverAddress, frequency: 500)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    player.setCorked(true)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .corked } != nil)
-    usleep(200_000)
-    #expect(fixture.collect(for: 0.5).isEmpty)
-    player.setCorked(false)
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
-    #expect(rms(fixture.collectPlaying(for: 0.3)) > 0.05)
-    player.stop()
-    #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .none } != nil)
+    try fixture.expectCorkCycle()
   }
 
   @Test("a default-sink switch is followed", arguments: AudioServerKind.allCases)

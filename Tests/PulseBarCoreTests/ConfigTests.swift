@@ -138,7 +138,7 @@ import Testing
     ),
     (
       "[input]\nsource = cdrom\n",
-      "f.conf:2: input.source: expected auto, pulse:NAME, file:PATH, fifo:PATH or stdin, got 'cdrom'"
+      "f.conf:2: input.source: expected auto, pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH or stdin, got 'cdrom'"
     ),
     (
       "[scene]\nrest_heights = 0.5, 2\n",
@@ -164,7 +164,13 @@ import Testing
 
   @Test func inputSpellings() {
     #expect(InputSpec(parsing: "pulse") == .pulse(source: nil))
-    #expect(InputSpec(parsing: "auto") == .pulse(source: nil))
+    #expect(InputSpec(parsing: "pulse:auto") == .pulse(source: nil))
+    #expect(InputSpec(parsing: "auto") == .auto)
+    #expect(InputSpec(parsing: "pipewire") == .pipewire)
+    #expect(Configuration().input == .auto)
+    for spelling in ["auto", "pulse", "pulse:foo.monitor", "pipewire", "stdin"] {
+      #expect(InputSpec(parsing: spelling)?.description == spelling)
+    }
     #expect(InputSpec(parsing: "pulse:foo.monitor") == .pulse(source: "foo.monitor"))
     #expect(InputSpec(parsing: "file:/a b.wav") == .file(path: "/a b.wav"))
     #expect(InputSpec(parsing: "fifo:/tmp/mpd.fifo") == .fifo(path: "/tmp/mpd.fifo"))

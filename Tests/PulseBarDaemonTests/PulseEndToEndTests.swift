@@ -15,13 +15,17 @@ struct PulseEndToEndTests {
     var renderAhead: Double { server.kind == .pulseaudio ? 2.2 : 0.2 }
 
     /// A kind that is not installed cancels the test case, saying why.
-    /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s.
-    init(_ kind: AudioServerKind, arguments: [String] = [], suspendOnIdle: Bool = false) throws {
+    /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s. `input` is what
+    /// `--input` gets (`pipewire`: native capture, on a PipeWire session).
+    init(
+      _ kind: AudioServerKind, input: String = "pulse", arguments: [String] = [],
+      suspendOnIdle: Bool = false
+    ) throws {
       try kind.skipUnlessRunnable()
       server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
       #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
       process = try ChildProcess(
-        Binary.path, ["run", "--input", "pulse", "--format", "json", "--bars", "8"] + arguments,
+        Binary.path, ["run", "--input", input, "--format", "json", "--bars", "8"] + arguments,
         environment: server.environment)
       // The first frame, then let the idle null sink's 2 s render-ahead block pass so
       // the daemon's one-frame latency is in force before anything is timed. PipeWire's null
@@ -140,9 +144,15 @@ struct PulseEndToEndTests {
     "a reload from mono to stereo rebuilds the record stream: audio keeps flowing in real time",
     arguments: AudioServerKind.allCases)
   func reloadToStereoRebuildsTheRecordStream(_ kind: AudioServerKind) throws {
+    try Self.expectReloadToStereoKeepsFlowing(kind, input: "pulse")
+  }
+
+  /// A daemon on `input` started in mono, a tone, a reload to stereo: frames keep coming in
+  /// real time with the tone in them (mono samples in a stereo buffer would be dropped).
+  static func expectReloadToStereoKeepsFlowing(_ kind: AudioServerKind, input: String) throws {
     let config = Binary.temporaryDirectory() + "/pulsebar.conf"
     try writeTextFile(config, "[general]\nchannels = mono\n")
-    let daemon = try Daemon(kind, arguments: ["--config", config])
+    let daemon = try Daemon(kind, input: input, arguments: ["--config", config])
     let player = try daemon.server.play(tone: 440, seconds: 10)
     Self.expectStraightToPlaying(daemon)
     try writeTextFile(config, "[general]\nchannels = stereo\n")
@@ -186,7 +196,12 @@ struct PulseEndToEndTests {
   @Test(
     "idle: once the resting frame is out, no lines for 3 s", arguments: AudioServerKind.allCases)
   func idleWritesNothing(_ kind: AudioServerKind) throws {
-    let daemon = try Daemon(kind)
+    try Self.expectIdleWritesNothing(kind, input: "pulse")
+  }
+
+  /// A daemon on `input`, a short tone, then once the resting frame is out no lines for 3 s.
+  static func expectIdleWritesNothing(_ kind: AudioServerKind, input: String) throws {
+    let daemon = try Daemon(kind, input: input)
     let player = try daemon.server.play(tone: 440, seconds: 1)
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
     _ = try player.waitForExit(timeout: 5)
@@ -264,9 +279,11 @@ struct PulseEndToEndTests {
     player.send(SIGKILL)
   }
 
-  @Test("a default-sink switch made with wpctl is followed: frames name the new monitor")
-  func followsWpctlDefault() throws {
-    let daemon = try Daemon(.pipewire)
+  @Test(
+    "a default-sink switch made with wpctl is followed: frames name the new monitor",
+    arguments: ["pulse", "pipewire"])
+  func followsWpctlDefault(_ input: String) throws {
+    let daemon = try Daemon(.pipewire, input: input)
     try daemon.server.setDefaultSinkNatively("pb_sink_b")
     // wpctl goes through WirePlumber, which takes longer than a pactl switch on a loaded
     // 2-core machine (seen missing 1.5 s once in a full parallel run).
@@ -275,14 +292,6 @@ struct PulseEndToEndTests {
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
     Self.expectStraightToPlaying(daemon, timeout: 4)
     player.send(SIGKILL)
-  }
-
-  /// The state `pactl list short sinks` gives `sink` (RUNNING, IDLE, SUSPENDED).
-  static func sinkState(_ server: any PrivateAudioServer, _ sink: String) throws -> String {
-    let line = try server.pactl(["list", "short", "sinks"]).first {
-      $0.split(separator: "\t").dropFirst().first == Substring(sink)
-    }
-    return line.flatMap { $0.split(separator: "\t").last.map(String.init) } ?? "no sink"
   }
 
   @Test(
@@ -294,13 +303,7 @@ struct PulseEndToEndTests {
     #expect(daemon.waitForFrame(timeout: 3) { $0.state == "playing" } != nil)
     _ = try player.waitForExit(timeout: 5)
     // Our corked record stream must not keep the sink busy: suspended 1 s after the player.
-    var state = ""
-    let end = ChildProcess.now() + 4
-    while ChildProcess.now() < end {
-      state = try Self.sinkState(daemon.server, "pb_sink_a")
-      if state == "SUSPENDED" { break }
-      usleep(100_000)
-    }
+    let state = try daemon.server.waitForSinkState("pb_sink_a", "SUSPENDED", timeout: 4)
     #expect(state == "SUSPENDED", "pb_sink_a is \(state) while nothing plays")
     #expect(daemon.process.isRunning)
     let again = try daemon.server.play(tone: 1000, seconds: 4)

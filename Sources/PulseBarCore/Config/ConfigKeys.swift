@@ -36,15 +36,16 @@ package enum ConfigKeys {
     Setting(
       section: "input", key: "source",
       help:
-        "auto (monitor of the default sink, following changes), pulse:NAME, file:PATH, fifo:PATH or stdin",
+        "auto (the default sink's monitor, following changes: native PipeWire when a PipeWire core with audio sinks answers, else libpulse), pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH or stdin",
       apply: { text, configuration throws(ValueError) in
         guard let input = InputSpec(parsing: text) else {
           throw ValueError(
-            "expected auto, pulse:NAME, file:PATH, fifo:PATH or stdin, got '\(text)'")
+            "expected auto, pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH or stdin, got '\(text)'"
+          )
         }
         configuration.input = input
       },
-      render: { $0.input == .pulse(source: nil) ? "auto" : $0.input.description }),
+      render: { $0.input.description }),
     integer(
       "input", "raw_sample_rate", 8000...384_000, \.rawSampleRate,
       "sample rate of raw s16le PCM on a fifo or stdin"),

@@ -20,7 +20,7 @@ package struct Configuration: Sendable, Equatable {
 
   // MARK: [input]
   /// Where audio comes from.
-  package var input = InputSpec.pulse(source: nil)
+  package var input = InputSpec.auto
   /// Sample rate of raw PCM on a fifo or stdin (files carry their own).
   package var rawSampleRate = 44100
   /// Interleaved channels of raw PCM on a fifo or stdin.
@@ -126,10 +126,16 @@ package enum Markup: String, Sendable, CaseIterable {
   case pango
 }
 
-/// Where audio comes from: `pulse[:SOURCE]`, `file:PATH`, `fifo:PATH` or `stdin`.
+/// Where audio comes from: `auto`, `pulse[:SOURCE]`, `pipewire`, `file:PATH`, `fifo:PATH` or
+/// `stdin`.
 package enum InputSpec: Sendable, Equatable, CustomStringConvertible {
-  /// A PulseAudio source; `nil` follows the monitor of the default sink.
+  /// The desktop's audio server, whichever it is: native PipeWire when a PipeWire core with
+  /// audio sinks answers, else libpulse (the daemon decides at start).
+  case auto
+  /// A PulseAudio source through libpulse; `nil` follows the monitor of the default sink.
   case pulse(source: String?)
+  /// The default sink's monitor through libpipewire, following the default.
+  case pipewire
   /// An audio file read with libsndfile.
   case file(path: String)
   /// Raw s16le PCM from a named pipe (MPD's fifo output).
@@ -139,8 +145,12 @@ package enum InputSpec: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses the command-line and config spelling; `nil` when it is none of them.
   package init?(parsing text: String) {
-    if text == "pulse" || text == "auto" {
+    if text == "auto" {
+      self = .auto
+    } else if text == "pulse" {
       self = .pulse(source: nil)
+    } else if text == "pipewire" {
+      self = .pipewire
     } else if text == "stdin" {
       self = .stdin
     } else if let rest = text.dropPrefix("pulse:"), !rest.isEmpty {
@@ -154,9 +164,19 @@ package enum InputSpec: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The audio server is the input (not a file, fifo or stdin): MPRIS players are followed.
+  package var isAudioServer: Bool {
+    switch self {
+    case .auto, .pulse, .pipewire: true
+    case .file, .fifo, .stdin: false
+    }
+  }
+
   package var description: String {
     switch self {
-    case .pulse(let source): return "pulse:\(source ?? "auto")"
+    case .auto: return "auto"
+    case .pulse(let source): return source.map { "pulse:\($0)" } ?? "pulse"
+    case .pipewire: return "pipewire"
     case .file(let path): return "file:\(path)"
     case .fifo(let path): return "fifo:\(path)"
     case .stdin: return "stdin"

@@ -68,8 +68,9 @@ extension RunOptions {
       words: channelNames),
     .key(
       "--input", "SOURCE", "input", "source",
-      help: "auto, pulse:NAME, file:PATH, fifo:PATH, stdin",
-      words: ["auto", "pulse:", "file:", "fifo:", "stdin"]),
+      help:
+        "auto (native PipeWire when it serves the audio, else libpulse), pulse, pulse:NAME, pipewire, file:PATH, fifo:PATH, stdin",
+      words: ["auto", "pulse", "pulse:", "pipewire", "file:", "fifo:", "stdin"]),
     .flag("--offline", help: "file input: as fast as possible, then exit") { $0.offline = true },
     CommandOption(
       OptionSpec(

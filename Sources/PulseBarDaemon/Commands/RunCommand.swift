@@ -50,19 +50,41 @@ package enum RunCommand {
       return runLive(
         source: RawPCMSource(origin: .standardInput, inputChannels: configuration.rawChannels),
         sampleRate: configuration.rawSampleRate, configuration: configuration, options: options)
-    case .pulse(let sourceName):
+    case .auto, .pulse, .pipewire:
       // The server resamples the monitor to this rate; a missing server is waited for.
-      let logger = Logger(verbose: options.verbose)
-      let debug: PulseSource.Log? =
-        logger.isVerbose ? { @Sendable message in logger.debug(message) } : nil
-      let source = PulseSource(
-        sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
-        channels: configuration.channels.count, fps: configuration.fps,
-        log: { logger.warning($0) }, debug: debug)
+      let source = serverSource(configuration: configuration, verbose: options.verbose)
       return runLive(
         source: source, sampleRate: PulseSource.defaultSampleRate, configuration: configuration,
         options: options)
     }
+  }
+
+  /// The capture for audio-server input: libpulse for `pulse[:NAME]`, libpipewire for
+  /// `pipewire`, and for `auto` whichever ``PipeWireProbe`` says serves the desktop's audio
+  /// (`-v` says which and why).
+  private static func serverSource(configuration: Configuration, verbose: Bool) -> CaptureSource {
+    let logger = Logger(verbose: verbose)
+    let debug: PulseSource.Log? =
+      logger.isVerbose ? { @Sendable message in logger.debug(message) } : nil
+    var native = false
+    var sourceName: String?
+    switch configuration.input {
+    case .pipewire: native = true
+    case .pulse(let name): sourceName = name
+    default:  // auto (file, fifo and stdin input never come here)
+      let answer = PipeWireProbe.detect()
+      native = answer.pipeWireServesAudio
+      logger.debug(
+        "input auto: \(native ? "native PipeWire" : "libpulse") (\(answer.reason))")
+    }
+    if native {
+      return PipeWireSource(
+        channels: configuration.channels.count, log: { logger.warning($0) }, debug: debug)
+    }
+    return PulseSource(
+      sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
+      channels: configuration.channels.count, fps: configuration.fps,
+      log: { logger.warning($0) }, debug: debug)
   }
 
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
@@ -71,7 +93,7 @@ package enum RunCommand {
   private static func startPlayers(configuration: Configuration, logger: Logger)
     -> PlayerWatcher?
   {
-    guard case .pulse = configuration.input else { return nil }
+    guard configuration.input.isAudioServer else { return nil }
     do {
       return try PlayerWatcher.start { logger.warning($0) }
     } catch {

@@ -1,0 +1,124 @@
+internal import CPipeWire
+import PulseBarCore
+
+// MARK: - Registry: sinks, playback streams, links, the default sink
+
+extension PipeWireConnection {
+  /// A global appeared: sinks and links go into the graph; playback stream nodes too, and are
+  /// bound for their state; the `default` metadata is bound for the default sink.
+  func global(id: UInt32, type: String, props: UnsafePointer<spa_dict>?) {
+    func lookup(_ key: String) -> String? {
+      spa_dict_lookup(props, key).map { String(cString: $0) }
+    }
+    switch type {
+    case "PipeWire:Interface:Node":
+      switch lookup("media.class") {
+      case "Audio/Sink":
+        graph.addSink(id: id, name: lookup("node.name") ?? "")
+        graphChanged()
+      case "Stream/Output/Audio":
+        graph.updateStream(id: id, running: false)
+        bindNode(id)
+      default: break
+      }
+    case "PipeWire:Interface:Link":
+      guard let output = lookup("link.output.node").flatMap({ UInt32($0) }),
+        let input = lookup("link.input.node").flatMap({ UInt32($0) })
+      else { return }
+      graph.addLink(id: id, output: output, input: input)
+      graphChanged()
+    case "PipeWire:Interface:Metadata":
+      guard metadata == nil, lookup("metadata.name") == "default",
+        let bound = bind(id, type: type, version: PW_VERSION_METADATA)
+      else { return }
+      pb_pw_metadata_add_listener(bound.proxy, bound.hook, metadataEvents, userdata)
+      metadata = bound
+      metadataId = id
+    default: break
+    }
+  }
+
+  func globalRemoved(id: UInt32) {
+    if boundNodes[id] != nil { unbindNode(id) }
+    if id == metadataId, let metadata {
+      Self.release(metadata)
+      self.metadata = nil
+      metadataId = nil
+      graph.defaultSinkName = nil
+    }
+    graph.remove(id: id)
+    graphChanged()
+  }
+
+  /// Binds a playback stream node: its `info` events carry the node state.
+  private func bindNode(_ id: UInt32) {
+    guard let bound = bind(id, type: "PipeWire:Interface:Node", version: PW_VERSION_NODE)
+    else { return }
+    pb_pw_node_add_listener(bound.proxy, bound.hook, nodeEvents, userdata)
+    boundNodes[id] = bound
+  }
+
+  /// A proxy for the global `id` and a fresh hook for its listener.
+  private func bind(_ id: UInt32, type: String, version: Int32) -> Bound? {
+    guard let registry, let proxy = pw_registry_bind(registry, id, type, UInt32(version), 0)
+    else { return nil }
+    let bound = Bound(proxy: OpaquePointer(proxy), hook: .allocate(capacity: 1))
+    bound.hook.initialize(to: spa_hook())
+    return bound
+  }
+
+  func unbindNode(_ id: UInt32) {
+    guard let bound = boundNodes.removeValue(forKey: id) else { return }
+    Self.release(bound)
+  }
+
+  /// Removes the listener, then destroys the proxy.
+  static func release(_ bound: Bound) {
+    spa_hook_remove(bound.hook)
+    bound.hook.deallocate()
+    pw_proxy_destroy(bound.proxy)
+  }
+
+  /// A stream node's state: `running` means it plays; anything else (idle, suspended) is paused.
+  func nodeInfo(id: UInt32, running: Bool) {
+    guard graph.isStream(id) else { return }
+    graph.updateStream(id: id, running: running)
+    graphChanged()
+  }
+
+  /// `default.audio.sink` on the core (subject 0): the sink WirePlumber links us to.
+  func metadataProperty(subject: UInt32, key: String?, value: UnsafePointer<CChar>?) {
+    guard subject == PW_ID_CORE, key == nil || key == "default.audio.sink" else { return }
+    var name: String?
+    if let value {
+      var storage = [CChar](repeating: 0, count: 256)
+      if pb_pw_json_name(value, &storage, Int32(storage.count)) == 0 {
+        name = storage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      }
+    }
+    graph.defaultSinkName = name
+    graphChanged()
+  }
+
+  /// Publishes what the graph now says: the followed sink's monitor as the source (a new one
+  /// bumps the generation and drops stale audio), the activity, and the stream's activation.
+  /// Nothing before the first round trip is done, so a connection does not flap through
+  /// half-enumerated states.
+  func graphChanged() {
+    guard synced else { return }
+    let sink = graph.followedSink
+    let name = sink == nil ? nil : graph.defaultSinkName
+    if name != followedSinkName {
+      followedSinkName = name
+      debug?("PipeWire: following \(name.map { "the monitor of \($0)" } ?? "no sink")")
+      buffer.discardAll()
+      buffer.updateStatus {
+        $0.sourceName = name.map { $0 + ".monitor" } ?? ""
+        $0.generation &+= 1
+      }
+    }
+    let activity = sink.map { graph.activity(onSink: $0) } ?? .none
+    buffer.updateStatus { $0.activity = activity }
+    setActive(activity == .running)
+  }
+}

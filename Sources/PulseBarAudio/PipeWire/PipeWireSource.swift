@@ -1,0 +1,105 @@
+internal import CPipeWire
+import PulseBarSystem
+
+/// Records what the default sink plays through libpipewire (`--input pipewire`), following
+/// the default as WirePlumber changes it.
+///
+/// A `pw_stream` with `stream.capture.sink = true` and no target: WirePlumber links it to the
+/// default sink's monitor and moves it along when the default changes. Samples are F32
+/// interleaved at `sampleRate` with `channels` (PipeWire's adapter converts), one buffer per
+/// graph period; the stream asks no latency, so the graph keeps its own period. The playback
+/// state comes from the registry (see ``PipeWireGraph``); while nothing plays the stream is
+/// inactive, so the sink may suspend. A lost or missing PipeWire is retried with back-off.
+///
+/// The libpipewire work lives in ``PipeWireConnection``, which only the `pw_thread_loop`'s
+/// thread touches (or a caller holding its lock); this class is the thread-safe handle.
+package final class PipeWireSource: CaptureSource {
+  /// What to record and how.
+  package struct Settings: Sendable, Equatable {
+    package var sampleRate: Int
+    package var channels: Int
+    /// The PipeWire remote (a socket name under XDG_RUNTIME_DIR or an absolute path), or `nil`
+    /// for libpipewire's default (`PIPEWIRE_REMOTE`, else `pipewire-0`).
+    package var remote: String?
+  }
+
+  /// The loop, its context and the connection it drives while started.
+  private struct Runtime {
+    let threadLoop: OpaquePointer
+    let context: OpaquePointer
+    let connection: PipeWireConnection
+  }
+
+  private let initialSettings: Settings
+  private let log: PulseSource.Log
+  private let debug: PulseSource.Log?
+  private let runtime = Lock<Runtime?>(nil)
+
+  /// `debug`, when given, gets the lines `-v` shows: the sink followed, the stream's states and
+  /// activation.
+  package init(
+    sampleRate: Int = PulseSource.defaultSampleRate, channels: Int, remote: String? = nil,
+    log: @escaping PulseSource.Log = { Console.error("pulsebar: \($0)\n") },
+    debug: PulseSource.Log? = nil
+  ) {
+    initialSettings = Settings(sampleRate: sampleRate, channels: channels, remote: remote)
+    self.log = log
+    self.debug = debug
+  }
+
+  deinit { stop() }
+
+  /// Starts the loop thread and the first connection attempt; returns at once.
+  /// The buffer must have this source's sample rate and channel count.
+  package func start(into buffer: CaptureBuffer) {
+    precondition(
+      buffer.channels == initialSettings.channels
+        && buffer.sampleRate == initialSettings.sampleRate)
+    runtime.withLock { runtime in
+      guard runtime == nil else { return }
+      pw_init(nil, nil)
+      guard let threadLoop = pw_thread_loop_new("pulsebar-pipewire", nil) else {
+        log("PipeWire: cannot create the loop thread")
+        return
+      }
+      guard let context = pw_context_new(pw_thread_loop_get_loop(threadLoop), nil, 0) else {
+        log("PipeWire: cannot create a context")
+        pw_thread_loop_destroy(threadLoop)
+        return
+      }
+      let connection = PipeWireConnection(
+        threadLoop: threadLoop, context: context, settings: initialSettings, buffer: buffer,
+        log: log, debug: debug)
+      guard pw_thread_loop_start(threadLoop) == 0 else {
+        log("PipeWire: cannot start the loop thread")
+        pw_context_destroy(context)
+        pw_thread_loop_destroy(threadLoop)
+        return
+      }
+      connection.withLoopLock { connection.connect() }
+      runtime = Runtime(threadLoop: threadLoop, context: context, connection: connection)
+    }
+  }
+
+  /// Remakes the capture stream at the buffer's new channel count (a reload); the connection
+  /// and the followed sink stay.
+  package func formatChanged() {
+    runtime.withLock { runtime in
+      guard let current = runtime else { return }
+      let format = current.connection.buffer.format
+      current.connection.withLoopLock { current.connection.reformat(format) }
+    }
+  }
+
+  /// Disconnects, stops the loop thread and frees everything. Idempotent.
+  package func stop() {
+    runtime.withLock { runtime in
+      guard let current = runtime else { return }
+      current.connection.withLoopLock { current.connection.shutdown() }
+      pw_thread_loop_stop(current.threadLoop)
+      pw_context_destroy(current.context)
+      pw_thread_loop_destroy(current.threadLoop)
+      runtime = nil
+    }
+  }
+}
