@@ -1,6 +1,27 @@
 import Glibc
 import PulseBarSystem
+import PulseBarTestSupport
 import Testing
+
+/// `Size` and `Rss` in kB, summed over the mappings of `/proc/PID/smaps` whose header line
+/// (`start-end perms offset dev inode path`) satisfies `header`.
+func mappedKilobytes(pid: pid_t, where header: (Substring) -> Bool) throws -> (
+  size: Int, resident: Int
+) {
+  var (size, resident) = (0, 0)
+  var selected = false
+  for line in try readTextFile("/proc/\(pid)/smaps").split(separator: "\n") {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+    guard let first = fields.first else { continue }
+    if !first.hasSuffix(":") {
+      selected = header(line)
+    } else if selected, fields.count >= 2, let kilobytes = Int(fields[1]) {
+      if first == "Size:" { size += kilobytes }
+      if first == "Rss:" { resident += kilobytes }
+    }
+  }
+  return (size, resident)
+}
 
 /// ``ResidentPages``: clean pages of read-only file mappings leave the resident set and come
 /// back intact; private copies and writable mappings stay as they are.
@@ -49,20 +70,8 @@ import Testing
 
     /// This mapping's resident kB, from `/proc/self/smaps`.
     var residentKilobytes: Int {
-      let start = String(UInt(bitPattern: base), radix: 16)
-      guard let file = fopen("/proc/self/smaps", "r") else { return -1 }
-      defer { fclose(file) }
-      var inMapping = false
-      var line = [CChar](repeating: 0, count: 4096)
-      while fgets(&line, Int32(line.count), file) != nil {
-        let text = Self.text(line)
-        if text.hasPrefix(start + "-") {
-          inMapping = true
-        } else if inMapping, text.hasPrefix("Rss:") {
-          return Int(text.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
-        }
-      }
-      return -1
+      let start = String(UInt(bitPattern: base), radix: 16) + "-"
+      return (try? mappedKilobytes(pid: getpid()) { $0.hasPrefix(start) }.resident) ?? -1
     }
   }
 
@@ -94,5 +103,25 @@ import Testing
     #expect(file.touchAll())
     ResidentPages.releaseCleanFileMappings()
     #expect(file.residentKilobytes == Self.pages * Self.pageSize / 1024)
+  }
+}
+
+/// The daemon gives back what start-up touched (README "Memory").
+@Suite("pulsebar run keeps start-up pages out of its resident set", .serialized)
+struct ResidentSetEndToEndTests {
+  @Test(
+    "while a tone plays, FFTW's planner pages are not resident: libfftw3f is at most half mapped in",
+    arguments: AudioServerKind.allCases)
+  func plannerPagesLeaveTheResidentSet(_ kind: AudioServerKind) throws {
+    let daemon = try PulseEndToEndTests.Daemon(kind)
+    let player = try daemon.server.play(tone: 440, seconds: 10)
+    defer { player.send(SIGKILL) }
+    PulseEndToEndTests.expectStraightToPlaying(daemon)
+    _ = daemon.process.readLines(for: 1)
+    // Planning reads most of the library's code (~2.2 MB resident of ~2.3 MB mapped); the
+    // transforms themselves run a few codelets (~0.6 MB).
+    let fftw = try mappedKilobytes(pid: daemon.process.pid) { $0.contains("/libfftw3f.so") }
+    #expect(fftw.size > 0, "libfftw3f is not mapped")
+    #expect(fftw.resident * 2 < fftw.size, "\(fftw.resident) kB of \(fftw.size) kB resident")
   }
 }
