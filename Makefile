@@ -41,7 +41,7 @@ FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
-	install uninstall generated clean
+	install uninstall generated hot-functions clean
 
 all: build
 
@@ -93,6 +93,11 @@ generated:
 	$(SWIFT) build --build-tests
 	PULSEBAR_RECORD=1 $(SWIFT) test --skip-build --disable-xctest \
 		--filter IsTheReference
+
+## hot-functions: profile what the release binary runs while music plays (valgrind, on a
+## private PulseAudio server) into scripts/hot-functions.txt, which release builds link first
+hot-functions: test-deps
+	SWIFT="$(SWIFT)" scripts/hot-functions.sh
 
 ## fuzz: build the libFuzzer harnesses (ASan + LSan, in .build/fuzz; PULSEBAR_FUZZ=1 declares
 ## them, so plain builds never see them) and run each for FUZZ_SECONDS. Not part of `test`.

@@ -6,6 +6,36 @@ struct MemoryFigures {
   var rss = 0
   var pss = 0
   var uss = 0
+  /// USS per ``MappingGroup``, from `/proc/PID/smaps` (where the unique set lives).
+  var groups: [MappingGroup: Int] = [:]
+}
+
+/// What a mapping of `/proc/PID/smaps` is, for the bench's per-mapping USS rows.
+enum MappingGroup: String, CaseIterable {
+  case binary = "the executable"
+  case fftw = "libfftw3f (cava: libfftw3)"
+  case pulse = "libpulse, libpulsecommon"
+  case sndfile = "libsndfile + codecs"
+  case systemd = "libsystemd"
+  case libraries = "other libraries"
+  case heap = "heap"
+  case anonymous = "other anon (stacks, arenas)"
+
+  /// The group of a mapping named `path` (empty for anonymous) in a process running `executable`.
+  static func of(path: Substring, executable: String) -> MappingGroup {
+    if path.isEmpty || (path.hasPrefix("[") && path != "[heap]") { return .anonymous }
+    if path == "[heap]" { return .heap }
+    if path == executable { return .binary }
+    let name = path.split(separator: "/").last ?? ""
+    let codecs = [
+      "libsndfile", "libFLAC", "libvorbis", "libopus", "libogg", "libmpg123", "libmp3lame",
+    ]
+    if name.hasPrefix("libfftw3") { return .fftw }
+    if name.hasPrefix("libpulse") { return .pulse }
+    if codecs.contains(where: { name.hasPrefix($0) }) { return .sndfile }
+    if name.hasPrefix("libsystemd") { return .systemd }
+    return .libraries
+  }
 }
 
 /// Another process's figures from `/proc`.
@@ -66,7 +96,8 @@ enum ProcessFigures {
     return count
   }
 
-  /// `pid`'s resident, proportional and unique set sizes, from `smaps_rollup`.
+  /// `pid`'s resident, proportional and unique set sizes, from `smaps_rollup`, and its USS
+  /// per mapping group from `smaps`.
   static func memory(_ pid: pid_t) -> MemoryFigures {
     var figures = MemoryFigures()
     guard let text = read("/proc/\(pid)/smaps_rollup") else { return figures }
@@ -80,7 +111,37 @@ enum ProcessFigures {
       default: break
       }
     }
+    var target = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/\(pid)/exe", &target, target.count - 1)
+    let executable = String(
+      decoding: target.prefix(max(0, length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var group = MappingGroup.anonymous
+    for line in (readWhole("/proc/\(pid)/smaps") ?? "").split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard let first = fields.first else { continue }
+      if !first.hasSuffix(":") {
+        // A mapping's header: `start-end perms offset dev inode [path]`.
+        group = .of(path: fields.count >= 6 ? fields[5] : "", executable: executable)
+      } else if first == "Private_Clean:" || first == "Private_Dirty:",
+        fields.count >= 2, let kilobytes = Int(fields[1])
+      {
+        figures.groups[group, default: 0] += kilobytes
+      }
+    }
     return figures
+  }
+
+  /// A /proc file of any size (`smaps` runs to tens of kB), or `nil`.
+  static func readWhole(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while case let count = Glibc.read(descriptor, &chunk, chunk.count), count > 0 {
+      bytes += chunk[..<count]
+    }
+    return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
   }
 
   /// A small /proc file's text, or `nil`.

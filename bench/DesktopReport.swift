@@ -35,6 +35,9 @@ struct DesktopReport {
     }
     row("onset latency, median (ms)", 0) { 1000 * $0.onsetMedian }
     row("USS (MB)", 2) { Double($0.memory.uss) / 1024 }
+    for group in MappingGroup.allCases {
+      row("  " + group.rawValue, 2) { Double($0.memory.groups[group] ?? 0) / 1024 }
+    }
     row("PSS (MB)", 2) { Double($0.memory.pss) / 1024 }
     row("RSS (MB)", 2) { Double($0.memory.rss) / 1024 }
     for figures in tools {

@@ -232,7 +232,13 @@ package enum RunCommand {
           return nil
         }
       }, players: players?.feed)
-    engine.onStatus = { notifier?.status($0) }
+    // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
+    // (a stream set up, playback starting), leaves the resident set after it; what the frames
+    // use faults back in (README "Memory"). State changes are seconds apart at the least.
+    engine.onStatus = { status in
+      notifier?.status(status)
+      ResidentPages.releaseCleanFileMappings()
+    }
     var stderrLog: StderrRedirection?
     if let view = terminal?.view {
       // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
@@ -251,6 +257,8 @@ package enum RunCommand {
     notifier?.ready(status: "capturing \(configuration.input)")
     let health = engine.health
     notifier?.startWatchdog { limit in health.isHealthy(limit: limit) }
+    let released = ResidentPages.releaseCleanFileMappings()
+    logger.debug("released \(released.kilobytes) kB of start-up pages")
     let status = engine.run()
     notifier?.stopping()
     socket?.server.stop()
