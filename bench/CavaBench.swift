@@ -85,6 +85,8 @@ struct WindowFigures {
   /// Each server process apart, exactly (PipeWire: pipewire, wireplumber, pipewire-pulse).
   var serverParts: [(name: String, percent: Double)] = []
   var linesPerSecond = 0.0
+  /// Times per second the tool's threads were put on a CPU (its wake-ups).
+  var toolWakeups = 0.0
 }
 
 /// What one tool cost and how fast it reacted.
@@ -202,12 +204,15 @@ struct CavaBench {
     }
     let start = BenchTools.wallSeconds()
     let before = sample()
+    let runsBefore = ProcessFigures.schedule(tool.pid).runs
     let lines = tool.readLines(for: seconds).count
     let after = sample()
+    let runsAfter = ProcessFigures.schedule(tool.pid).runs
     let elapsed = BenchTools.wallSeconds() - start
     let percent = zip(after, before).map { 100 * ($0 - $1) / elapsed }
     var figures = WindowFigures(
-      tool: percent[0], toolExact: percent[1], linesPerSecond: Double(lines) / elapsed)
+      tool: percent[0], toolExact: percent[1], linesPerSecond: Double(lines) / elapsed,
+      toolWakeups: (runsAfter - runsBefore) / elapsed)
     for (index, process) in processes.enumerated() {
       figures.server += percent[2 + 2 * index]
       figures.serverExact += percent[3 + 2 * index]

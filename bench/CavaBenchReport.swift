@@ -53,19 +53,26 @@ enum ProcessFigures {
   }
 
   /// Time on a CPU of all of `pid`'s live threads (schedstat, nanosecond-exact), in seconds.
-  static func scheduledSeconds(_ pid: pid_t) -> Double {
-    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+  static func scheduledSeconds(_ pid: pid_t) -> Double { schedule(pid).seconds }
+
+  /// Time on a CPU of all of `pid`'s live threads (schedstat, nanosecond-exact), in seconds,
+  /// and how many times they were put on a CPU (schedstat's third field: about one per
+  /// wake-up).
+  static func schedule(_ pid: pid_t) -> (seconds: Double, runs: Double) {
+    guard let directory = opendir("/proc/\(pid)/task") else { return (0, 0) }
     defer { closedir(directory) }
-    var total = 0.0
+    var total = (seconds: 0.0, runs: 0.0)
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       guard name.first?.isNumber == true,
-        let text = read("/proc/\(pid)/task/\(name)/schedstat"),
-        let first = text.split(separator: " ").first, let nanoseconds = Double(first)
+        let text = read("/proc/\(pid)/task/\(name)/schedstat")
       else { continue }
-      total += nanoseconds / 1e9
+      let fields = text.split(separator: " ").compactMap { Double($0.prefix { !$0.isWhitespace }) }
+      guard fields.count >= 3 else { continue }
+      total.seconds += fields[0] / 1e9
+      total.runs += fields[2]
     }
     return total
   }

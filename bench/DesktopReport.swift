@@ -24,6 +24,7 @@ struct DesktopReport {
     serverRows("playing", 2) { $0.playing }
     row("playing: tool + server", 2) { $0.playing.toolExact + $0.playing.serverExact }
     row("playing: lines/s", 1) { $0.playing.linesPerSecond }
+    row("playing: tool wake-ups/s", 0) { $0.playing.toolWakeups }
     if kind == .pipewire {
       textRow("playing: PipeWire quantum") { $0.quantumPlaying?.description ?? "none" }
     }

@@ -19,13 +19,20 @@ package struct PollSet {
   }
 
   private var entries: [pollfd] = []
+  /// How many of ``entries`` are this set's own (the rest are a library's, during a wait).
+  private var ownCount = 0
 
-  package init() {}
+  package init() {
+    // Room for a library's descriptors next to ours (``wait(timeoutMilliseconds:alongside:)``)
+    // without growing the array during a wait.
+    entries.reserveCapacity(64)
+  }
 
   /// Adds `descriptor`, waited for `events`; returns its index for ``ready(_:)``.
   @discardableResult
   package mutating func add(_ descriptor: FileDescriptor, _ events: Events = .readable) -> Int {
     entries.append(pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0))
+    ownCount = entries.count
     return entries.count - 1
   }
 
@@ -47,6 +54,32 @@ package struct PollSet {
       Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
     }
     return max(0, Int(ready))
+  }
+
+  /// Waits like ``wait(timeoutMilliseconds:)`` on this set's descriptors and on `foreign`, a
+  /// library's own `pollfd`s (libpulse's mainloop hands its set to a poll function), in one
+  /// `poll(2)`: one thread sleeps for both. `foreign`'s `revents` are filled in. Returns how
+  /// many of this set's descriptors and how many of `foreign` are ready. Allocates nothing
+  /// while the two fit in the reserved 64 entries.
+  package mutating func wait(
+    timeoutMilliseconds: Int32, alongside foreign: UnsafeMutableBufferPointer<pollfd>
+  ) -> (own: Int, foreign: Int) {
+    entries.removeSubrange(ownCount...)
+    for index in entries.indices { entries[index].revents = 0 }
+    for entry in foreign { entries.append(pollfd(fd: entry.fd, events: entry.events, revents: 0)) }
+    let result = entries.withUnsafeMutableBufferPointer { buffer in
+      Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
+    }
+    var ready = (own: 0, foreign: 0)
+    for index in entries.indices {
+      let revents = result < 0 ? 0 : entries[index].revents
+      if index >= ownCount { foreign[index - ownCount].revents = revents }
+      if revents != 0 {
+        if index < ownCount { ready.own += 1 } else { ready.foreign += 1 }
+      }
+    }
+    entries.removeSubrange(ownCount...)
+    return ready
   }
 
   /// What descriptor `index` reported in the last ``wait(timeoutMilliseconds:)``.

@@ -114,8 +114,11 @@ package final class CaptureBuffer: Sendable {
 
   /// Appends interleaved samples of `channels` channels (capture thread). Overwrites the oldest
   /// when full. Samples whose channel count is not the buffer's (written just before a
-  /// reconfiguration reached the writer) are dropped.
-  package func write(_ interleaved: UnsafeBufferPointer<Float>, channels: Int) {
+  /// reconfiguration reached the writer) are dropped. `wakingTheReader: false` is for a writer
+  /// on the reader's own thread (a source the engine drives), which needs no eventfd.
+  package func write(
+    _ interleaved: UnsafeBufferPointer<Float>, channels: Int, wakingTheReader: Bool = true
+  ) {
     guard !interleaved.isEmpty else { return }
     let written = ring.withLock { ring -> Bool in
       guard channels == ring.format.channels else { return false }
@@ -140,7 +143,7 @@ package final class CaptureBuffer: Sendable {
       ring.count += source.count
       return true
     }
-    if written { signal() }
+    if written && wakingTheReader { signal() }
   }
 
   /// Moves up to `destination.count` samples (a whole number of sample frames) out; returns how many.

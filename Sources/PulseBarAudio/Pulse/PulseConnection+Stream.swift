@@ -141,7 +141,7 @@ extension PulseConnection {
         } else {
           buffer.write(
             UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
-            channels: settings.channels)
+            channels: settings.channels, wakingTheReader: wakesReader)
         }
       }
       // A hole (no data, non-zero length) is dropped like data.
@@ -155,7 +155,9 @@ extension PulseConnection {
     while offset < samples.count {
       let count = min(scratch.count, samples.count - offset)
       for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
-      buffer.write(UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels)
+      buffer.write(
+        UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels,
+        wakingTheReader: wakesReader)
       offset += count
     }
   }

@@ -6,13 +6,14 @@ import PulseBarSystem
 /// The libpulse side of ``PulseSource``: one context, at most one record
 /// stream, the sink-input table and the retry timer.
 ///
-/// Confinement: this object is touched only with the threaded mainloop's lock
+/// Confinement: on a threaded mainloop this object is touched only with the mainloop's lock
 /// held, that is from libpulse callbacks (which run on the mainloop thread with
 /// the lock held) or from ``PulseSource`` between `pa_threaded_mainloop_lock`
-/// and `_unlock`. Callbacks find it through their `userdata`, an unretained
+/// and `_unlock`. On a driven mainloop, only on the thread that iterates it (the engine's).
+/// Callbacks find it through their `userdata`, an unretained
 /// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
 final class PulseConnection {
-  let mainloop: OpaquePointer
+  let mainloop: PulseMainloop
   let api: UnsafeMutablePointer<pa_mainloop_api>
   /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
   var settings: PulseSource.Settings
@@ -49,13 +50,16 @@ final class PulseConnection {
   var stopped = false
 
   init(
-    mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
+    mainloop: PulseMainloop, settings: PulseSource.Settings, buffer: CaptureBuffer,
     log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
   ) {
     self.mainloop = mainloop
     self.log = log
     self.debug = debug
-    api = pa_threaded_mainloop_get_api(mainloop)
+    switch mainloop {
+    case .threaded(let loop): api = pa_threaded_mainloop_get_api(loop)
+    case .driven(let loop): api = pa_mainloop_get_api(loop)
+    }
     self.settings = settings
     self.buffer = buffer
     // Sized for the most channels a reload can ask for, and a whole number of sample frames
@@ -78,18 +82,30 @@ final class PulseConnection {
 
   /// Runs `body` from outside the mainloop thread with the mainloop lock held.
   /// libpulse may call back synchronously inside (connecting reports its first state at once).
+  /// On a driven mainloop the caller is the loop's own thread: `body` simply runs.
   func withLoopLock(_ body: () -> Void) {
-    pa_threaded_mainloop_lock(mainloop)
+    guard case .threaded(let loop) = mainloop else { return body() }
+    pa_threaded_mainloop_lock(loop)
     lockedByCaller = true
     body()
     lockedByCaller = false
-    pa_threaded_mainloop_unlock(mainloop)
+    pa_threaded_mainloop_unlock(loop)
   }
 
-  /// Debug check that we run where this object is confined.
+  /// Whether writes into the buffer signal its eventfd: not on a driven mainloop, whose
+  /// callbacks run on the engine's thread, inside its wait (the engine reads the buffer after
+  /// every wait anyway).
+  var wakesReader: Bool {
+    if case .threaded = mainloop { return true }
+    return false
+  }
+
+  /// Debug check that we run where this object is confined (a driven mainloop is confined to
+  /// its caller's thread by contract).
   func assertOnLoop() {
+    guard case .threaded(let loop) = mainloop else { return }
     assert(
-      lockedByCaller || pa_threaded_mainloop_in_thread(mainloop) != 0,
+      lockedByCaller || pa_threaded_mainloop_in_thread(loop) != 0,
       "PulseConnection touched off its mainloop")
   }
 
@@ -231,4 +247,12 @@ final class PulseConnection {
   func release(_ operation: OpaquePointer?) {
     if let operation { pa_operation_unref(operation) }
   }
+}
+
+/// The libpulse mainloop a ``PulseConnection`` runs on.
+enum PulseMainloop {
+  /// libpulse's own thread (`pa_threaded_mainloop`): tests and any caller without a loop.
+  case threaded(OpaquePointer)
+  /// A `pa_mainloop` iterated by the caller's loop (the engine's), on the caller's thread.
+  case driven(OpaquePointer)
 }

@@ -1,13 +1,19 @@
 internal import CPulse
+import Glibc
 import PulseBarSystem
 
 /// Records from PulseAudio: the monitor of the current default sink (following
 /// changes), or a named source.
 ///
-/// Built on libpulse's asynchronous API with a `pa_threaded_mainloop`; the
-/// libpulse work lives in ``PulseConnection``, which only the mainloop thread
-/// touches. This class is the thread-safe handle: `start` and `stop` may be
-/// called from any thread, and its only mutable state sits in a `Lock`.
+/// Built on libpulse's asynchronous API; the libpulse work lives in ``PulseConnection``,
+/// which only the mainloop's thread touches. Two ways to run it:
+/// - on a `pa_threaded_mainloop` of its own (the default): this class is the thread-safe
+///   handle, `start` and `stop` may be called from any thread;
+/// - driven by the caller (`drivenByCaller`, what the daemon does): a plain `pa_mainloop` that
+///   the engine iterates inside its own wait (``wait(_:timeoutMilliseconds:)``), so a fragment
+///   wakes one thread once, and libpulse's callbacks run on the engine's thread. `start`,
+///   `stop`, `formatChanged` and `wait` are then called on that thread only.
+/// Its only mutable state sits in a `Lock`.
 ///
 /// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments
 /// of 2048 frames (about three frames of analysis); on PipeWire, of its default quantum (see
@@ -15,7 +21,7 @@ import PulseBarSystem
 /// plays into the monitored sink, so an idle daemon costs nothing. A lost or
 /// missing server is retried with back-off forever.
 /// A reload that changes channels or fps remakes the record stream (``formatChanged()``).
-package final class PulseSource: CaptureSource {
+package final class PulseSource: EngineDrivenCapture {
   /// What to record and how; fixed at creation.
   package struct Settings: Sendable, Equatable {
     /// A source name, or `nil` for the monitor of the default sink.
@@ -66,8 +72,20 @@ package final class PulseSource: CaptureSource {
 
   /// The mainloop and the connection it drives while started.
   private struct Runtime {
-    let mainloop: OpaquePointer
+    let mainloop: PulseMainloop
     let connection: PulseConnection
+    /// The engine's poll set during a driven wait, for the mainloop's poll function.
+    let bridge: PollBridge?
+  }
+
+  /// What a driven `pa_mainloop`'s poll function needs: the caller's poll set while it waits
+  /// (set only for the duration of one ``PulseSource/wait(_:timeoutMilliseconds:)``), and how
+  /// many of its descriptors were ready.
+  private final class PollBridge {
+    var poll: UnsafeMutablePointer<PollSet>?
+    var ownReady = 0
+    /// False while the engine has frames queued: libpulse's descriptors wait for the next turn.
+    var audioWanted = true
   }
 
   /// Where the source's few log lines go (connection lost and back, a missing source).
@@ -82,14 +100,17 @@ package final class PulseSource: CaptureSource {
   private let log: Log
   private let debug: Log?
   private let runtime = Lock<Runtime?>(nil)
+  /// The caller's loop iterates the mainloop (``wait(_:timeoutMilliseconds:)``); no thread.
+  package let isDrivenByCaller: Bool
 
   /// `debug`, when given, gets the lines `-v` shows: the source recorded (a sink switch), the
   /// record stream's states, corking and uncorking.
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
     server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") },
-    debug: Log? = nil
+    debug: Log? = nil, drivenByCaller: Bool = false
   ) {
+    isDrivenByCaller = drivenByCaller
     self.log = log
     self.debug = debug
     currentSettings = Lock(
@@ -100,15 +121,16 @@ package final class PulseSource: CaptureSource {
 
   deinit { stop() }
 
-  /// Starts the mainloop thread and the first connection attempt; returns at once.
-  /// The buffer must have this source's sample rate and channel count.
+  /// Starts the mainloop (its thread, unless driven) and the first connection attempt;
+  /// returns at once. The buffer must have this source's sample rate and channel count.
   package func start(into buffer: CaptureBuffer) {
     let settings = settings
     precondition(buffer.channels == settings.channels && buffer.sampleRate == settings.sampleRate)
+    if isDrivenByCaller { return startDriven(into: buffer, settings: settings) }
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
       let connection = PulseConnection(
-        mainloop: mainloop, settings: settings, buffer: buffer, log: log, debug: debug)
+        mainloop: .threaded(mainloop), settings: settings, buffer: buffer, log: log, debug: debug)
       guard pa_threaded_mainloop_start(mainloop) == 0 else {
         log("PulseAudio: cannot start the mainloop thread")
         pa_threaded_mainloop_free(mainloop)
@@ -117,8 +139,61 @@ package final class PulseSource: CaptureSource {
       // Connect only once the thread runs and holds nothing: libpulse records the
       // thread after creating it, so a callback it ran before that would look foreign.
       connection.withLoopLock { connection.connect() }
-      runtime = Runtime(mainloop: mainloop, connection: connection)
+      runtime = Runtime(mainloop: .threaded(mainloop), connection: connection, bridge: nil)
     }
+  }
+
+  /// A `pa_mainloop` whose poll function waits on the caller's poll set too.
+  private func startDriven(into buffer: CaptureBuffer, settings: Settings) {
+    runtime.withLock { runtime in
+      guard runtime == nil, let mainloop = pa_mainloop_new() else { return }
+      let bridge = PollBridge()
+      pa_mainloop_set_poll_func(
+        mainloop,
+        { descriptors, count, timeout, userdata in
+          let bridge = Unmanaged<PollBridge>.fromOpaque(userdata!).takeUnretainedValue()
+          let foreign = UnsafeMutableBufferPointer(start: descriptors, count: Int(count))
+          guard let poll = bridge.poll else {
+            return Glibc.poll(descriptors, nfds_t(count), timeout)
+          }
+          // Frames still queued: only the engine's descriptors, until the next one is due.
+          if !bridge.audioWanted {
+            for index in foreign.indices { foreign[index].revents = 0 }
+          }
+          let ready = poll.pointee.wait(
+            timeoutMilliseconds: timeout,
+            alongside: bridge.audioWanted
+              ? foreign : UnsafeMutableBufferPointer(rebasing: foreign[0..<0]))
+          bridge.ownReady = ready.own
+          return Int32(ready.foreign)
+        }, Unmanaged.passUnretained(bridge).toOpaque())
+      let connection = PulseConnection(
+        mainloop: .driven(mainloop), settings: settings, buffer: buffer, log: log, debug: debug)
+      connection.connect()
+      runtime = Runtime(mainloop: .driven(mainloop), connection: connection, bridge: bridge)
+    }
+  }
+
+  /// One turn of the driven mainloop: waits on `poll` and libpulse's descriptors and timers
+  /// (whichever comes first, at most `timeoutMilliseconds`), then runs libpulse's callbacks
+  /// (a fragment is copied into the buffer right here). Allocates nothing.
+  package func wait(_ poll: inout PollSet, timeoutMilliseconds: Int32, audioWanted: Bool) -> Int {
+    let current = runtime.withLock { $0 }
+    guard let current, case .driven(let mainloop) = current.mainloop, let bridge = current.bridge
+    else { return poll.wait(timeoutMilliseconds: timeoutMilliseconds) }
+    bridge.ownReady = 0
+    bridge.audioWanted = audioWanted || timeoutMilliseconds < 0
+    // libpulse takes microseconds; its own timers (the retry back-off) may shorten the wait.
+    let timeout =
+      timeoutMilliseconds < 0 ? -1 : Int32(min(Int(timeoutMilliseconds) * 1000, 2_000_000_000))
+    guard pa_mainloop_prepare(mainloop, timeout) >= 0 else { return 0 }
+    withUnsafeMutablePointer(to: &poll) { pointer in
+      bridge.poll = pointer
+      _ = pa_mainloop_poll(mainloop)
+      bridge.poll = nil
+    }
+    _ = pa_mainloop_dispatch(mainloop)
+    return bridge.ownReady
   }
 
   /// Rebuilds the record stream at the buffer's new channel count and fragment size (a stream's
@@ -142,8 +217,13 @@ package final class PulseSource: CaptureSource {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
       current.connection.withLoopLock { current.connection.shutdown() }
-      pa_threaded_mainloop_stop(current.mainloop)
-      pa_threaded_mainloop_free(current.mainloop)
+      switch current.mainloop {
+      case .threaded(let mainloop):
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+      case .driven(let mainloop):
+        pa_mainloop_free(mainloop)
+      }
       runtime = nil
     }
   }

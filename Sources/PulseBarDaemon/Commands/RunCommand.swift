@@ -84,7 +84,7 @@ package enum RunCommand {
     return PulseSource(
       sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
       channels: configuration.channels.count, fps: configuration.fps,
-      log: { logger.warning($0) }, debug: debug)
+      log: { logger.warning($0) }, debug: debug, drivenByCaller: true)
   }
 
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a

@@ -93,10 +93,15 @@ package final class Engine {
     }
     let wakes = firstWake..<poll.count
     let inputIndex = input.map { poll.add($0.descriptor) }
+    // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
+    // wakes this thread once, and its callback fills the buffer right here.
+    let driven = (capture as? EngineDrivenCapture).flatMap { $0.isDrivenByCaller ? $0 : nil }
     while !stopping {
       let timeout = pollTimeout()
       health.endWork()
-      let ready = poll.wait(timeoutMilliseconds: timeout)
+      let ready =
+        driven?.wait(&poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
+        ?? poll.wait(timeoutMilliseconds: timeout)
       health.beginWork()
       if !poll.ready(audio).isEmpty { buffer.drainWakeups() }
       if let signalIndex, !poll.ready(signalIndex).isEmpty { handleSignals() }
