@@ -79,7 +79,8 @@ package enum RunCommand {
     }
     if native {
       return PipeWireSource(
-        channels: configuration.channels.count, log: { logger.warning($0) }, debug: debug)
+        channels: configuration.channels.count, log: { logger.warning($0) }, debug: debug,
+        drivenByCaller: true)
     }
     return PulseSource(
       sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
