@@ -132,19 +132,28 @@ struct PulseEndToEndTests {
   func oneWakeUpPerFrame(_ kind: AudioServerKind) throws {
     let (daemon, player) = try Self.settledOnATone(kind)
     defer { player.send(SIGKILL) }
-    let before = MPRISFixtures.wakeups(of: daemon.process.pid)
-    let lines = daemon.process.readLines(for: 2).count
-    let after = MPRISFixtures.wakeups(of: daemon.process.pid)
-    #expect(after["threaded-ml"] == nil, "a libpulse mainloop thread: \(after)")
-    let wakeups = after.values.reduce(0, +) - before.values.reduce(0, +)
-    #expect(lines >= 100, "\(lines) frames in 2 s")
     // With a libpulse thread: its ~40 wake-ups a second on top of the engine's 60-70 (1.8 a
     // frame). pipewire-pulse's fragment is 1.3 frames (one quantum), so its arrival is more
     // often not a frame's due time: ~1.45 a frame measured there, ~1.0 on PulseAudio.
-    let most = kind == .pulseaudio ? 1.3 : 1.6
+    Self.expectWakeUps(
+      of: daemon, atMost: kind == .pulseaudio ? 1.3 : 1.6, withoutThread: "threaded-ml")
+  }
+
+  /// Counts the daemon's voluntary context switches (all threads) over 2 s of frames and
+  /// expects at most `most` per frame, and no thread named `thread` (a library's loop).
+  static func expectWakeUps(
+    of daemon: Daemon, atMost most: Double, withoutThread thread: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let before = MPRISFixtures.wakeups(of: daemon.process.pid)
+    let lines = daemon.process.readLines(for: 2).count
+    let after = MPRISFixtures.wakeups(of: daemon.process.pid)
+    #expect(after[thread] == nil, "a library loop thread: \(after)", sourceLocation: sourceLocation)
+    let wakeups = after.values.reduce(0, +) - before.values.reduce(0, +)
+    #expect(lines >= 100, "\(lines) frames in 2 s", sourceLocation: sourceLocation)
     #expect(
       Double(wakeups) <= most * Double(lines),
-      "\(wakeups) wake-ups for \(lines) frames: \(after)")
+      "\(wakeups) wake-ups for \(lines) frames: \(after)", sourceLocation: sourceLocation)
   }
 
   @Test(
