@@ -80,13 +80,3 @@ static inline int pb_pw_json_name(const char *json, char *name, int size) {
   }
   return -1;
 }
-
-/// A driven loop (no thread of its own): the descriptor to poll, and one non-blocking turn.
-static inline int pb_pw_loop_fd(struct pw_loop *loop) { return pw_loop_get_fd(loop); }
-
-static inline int pb_pw_loop_turn(struct pw_loop *loop) {
-  pw_loop_enter(loop);
-  int result = pw_loop_iterate(loop, 0);
-  pw_loop_leave(loop);
-  return result;
-}

@@ -89,10 +89,8 @@ struct PulseEndToEndTests {
   }
 
   /// A daemon playing a 6 s tone, past its start: what the pacing tests measure.
-  static func settledOnATone(_ kind: AudioServerKind, input: String = "pulse") throws -> (
-    Daemon, ChildProcess
-  ) {
-    let daemon = try Daemon(kind, input: input)
+  static func settledOnATone(_ kind: AudioServerKind) throws -> (Daemon, ChildProcess) {
+    let daemon = try Daemon(kind)
     let player = try daemon.server.play(tone: 440, seconds: 6)
     expectStraightToPlaying(daemon)
     _ = daemon.process.readLines(for: 0.5)

@@ -102,7 +102,7 @@ extension PipeWireConnection {
       UnsafeBufferPointer(
         start: (base + Int(offset)).assumingMemoryBound(to: Float.self),
         count: Int(size) / MemoryLayout<Float>.size),
-      channels: streamChannels, wakingTheReader: threadLoop != nil)
+      channels: streamChannels)
   }
 
   /// Makes the stream again at `format`'s channel count (a reload): a stream's format is fixed

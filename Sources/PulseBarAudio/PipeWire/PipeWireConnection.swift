@@ -7,10 +7,9 @@ import PulseBarSystem
 /// tells (``PipeWireGraph``), the bound stream nodes and default metadata, at most one capture
 /// stream, and the retry timer.
 ///
-/// Confinement: on a thread loop this object is touched only with the loop's lock held, that is
-/// from libpipewire callbacks (which run on the loop thread with the lock held) or from
-/// ``PipeWireSource`` between `pw_thread_loop_lock` and `_unlock`; on a driven loop, only on the
-/// thread that turns it (the engine's). Callbacks find it through
+/// Confinement: this object is touched only with the thread loop's lock held, that is from
+/// libpipewire callbacks (which run on the loop thread with the lock held) or from
+/// ``PipeWireSource`` between `pw_thread_loop_lock` and `_unlock`. Callbacks find it through
 /// their `data`, an unretained pointer; ``PipeWireSource`` keeps it alive until the loop is
 /// destroyed.
 final class PipeWireConnection {
@@ -20,8 +19,7 @@ final class PipeWireConnection {
     let hook: UnsafeMutablePointer<spa_hook>
   }
 
-  /// The `pw_thread_loop`, or `nil` when the caller turns ``loop`` itself.
-  let threadLoop: OpaquePointer?
+  let threadLoop: OpaquePointer
   let loop: UnsafeMutablePointer<pw_loop>
   let context: OpaquePointer
   /// Channels change on a reload (``reformat(_:)``); the rest is fixed.
@@ -68,13 +66,12 @@ final class PipeWireConnection {
   var stopped = false
 
   init(
-    threadLoop: OpaquePointer?, loop: UnsafeMutablePointer<pw_loop>, context: OpaquePointer,
-    settings: PipeWireSource.Settings,
+    threadLoop: OpaquePointer, context: OpaquePointer, settings: PipeWireSource.Settings,
     buffer: CaptureBuffer, log: @escaping PulseSource.Log, debug: PulseSource.Log?
   ) {
     self.threadLoop = threadLoop
     self.context = context
-    self.loop = loop
+    loop = pw_thread_loop_get_loop(threadLoop)
     self.settings = settings
     self.buffer = buffer
     self.log = log
@@ -138,10 +135,8 @@ final class PipeWireConnection {
     Unmanaged<PipeWireConnection>.fromOpaque(data!).takeUnretainedValue()
   }
 
-  /// Runs `body` from outside the loop thread with the loop lock held (on a driven loop the
-  /// caller is the loop's thread: `body` simply runs).
+  /// Runs `body` from outside the loop thread with the loop lock held.
   func withLoopLock(_ body: () -> Void) {
-    guard let threadLoop else { return body() }
     pw_thread_loop_lock(threadLoop)
     body()
     pw_thread_loop_unlock(threadLoop)

@@ -79,8 +79,7 @@ package enum RunCommand {
     }
     if native {
       return PipeWireSource(
-        channels: configuration.channels.count, log: { logger.warning($0) }, debug: debug,
-        drivenByCaller: true)
+        channels: configuration.channels.count, log: { logger.warning($0) }, debug: debug)
     }
     return PulseSource(
       sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
