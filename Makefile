@@ -65,7 +65,7 @@ release: deps
 ## session, whichever are installed; PULSEBAR_TEST_SERVERS=pipewire runs one), then lint
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest
+	$(SWIFT) test --skip-build --disable-xctest --xunit-output .build/test-results.xml
 	$(MAKE) lint
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)

@@ -126,6 +126,8 @@ struct PulseEndToEndTests {
   /// it. Counted as voluntary context switches (sleeps that ended), all threads together.
   @Test(
     "while music plays, one thread wakes about once per frame drawn; no libpulse thread",
+    .disabled(
+      if: Binary.sanitizer != nil, "a sanitizer's runtime has a thread of its own that wakes"),
     arguments: AudioServerKind.allCases)
   func oneWakeUpPerFrame(_ kind: AudioServerKind) throws {
     let (daemon, player) = try Self.settledOnATone(kind)
