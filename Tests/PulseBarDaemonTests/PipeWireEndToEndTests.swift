@@ -64,7 +64,7 @@ struct PipeWireEndToEndTests {
   func autoPicksTheServer(_ kind: AudioServerKind) throws {
     let daemon = try Daemon(kind, input: "auto", arguments: ["-v"])
     let player = try daemon.server.play(tone: 1000, seconds: 5)
-    PulseEndToEndTests.expectStraightToPlaying(daemon, timeout: 4)
+    PulseEndToEndTests.expectStraightToPlaying(daemon)
     player.send(SIGKILL)
     let log = daemon.process.standardError.split(separator: "\n")
     let picked = log.first { $0.contains("input auto: ") } ?? ""
