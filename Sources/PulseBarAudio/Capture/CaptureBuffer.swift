@@ -19,7 +19,8 @@ package struct CaptureStatus: Sendable, Equatable {
 }
 
 /// What the analysis wants from the capture: interleaved channels and the frame rate that
-/// sizes a capture's chunks (a paced file's reads, PulseAudio's fragments).
+/// sizes a paced file's reads. The audio servers' chunks have sizes of their own (PulseAudio's
+/// 2048-frame fragment, PipeWire's quantum); the engine spaces the frames they hold.
 ///
 /// It changes only on a config reload (``CaptureBuffer/reconfigure(_:)``); sources read it
 /// from the buffer, so the buffer is its one owner.
@@ -29,7 +30,7 @@ package struct CaptureFormat: Sendable, Equatable {
 
   /// Interleaved channels in every sample frame (1 or 2).
   package var channels: Int
-  /// Frames per second of analysis: a capture delivers about `1/fps` s of audio at a time.
+  /// Frames per second of analysis: each frame is the next `1/fps` s of audio.
   package var fps: Int
 
   package init(channels: Int, fps: Int) {
