@@ -15,7 +15,7 @@
 /// A value type driven with explicit times, so the rules are tested with exact numbers.
 package struct FramePacer: Sendable {
   /// Seconds of audio per frame (`1/fps`).
-  package let period: Double
+  package private(set) var period: Double
   /// The shortest wall-clock gap between two frames made from queued audio, in periods.
   package static let catchUp = 0.9
   /// Gaps between arrivals longer than this are pauses in the audio, not chunk intervals.
@@ -31,6 +31,12 @@ package struct FramePacer: Sendable {
   private var lastFrameHadAudio = false
 
   package init(fps: Int) {
+    period = 1 / Double(max(1, fps))
+  }
+
+  /// A reload changed the frame rate: frames are spaced by the new period from now on (the
+  /// chunk interval is in seconds and stays).
+  package mutating func changeFrameRate(to fps: Int) {
     period = 1 / Double(max(1, fps))
   }
 

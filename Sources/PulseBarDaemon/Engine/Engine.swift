@@ -39,8 +39,8 @@ package final class Engine {
   package let health = EngineHealth()
   private var status = CaptureStatus()
   private var readBuffer: UnsafeMutableBufferPointer<Float>
-  private var lastFrameTime: Double = 0
-  /// Spaces the frames a chunk of audio holds; knows when missing audio is late.
+  /// Spaces the frames a chunk of audio holds; knows when missing audio is late, and when the
+  /// last frame was made.
   private var pacer: FramePacer
   /// Samples left in the buffer after the last read: more on a wake means audio arrived.
   private var samplesAfterRead = 0
@@ -75,7 +75,7 @@ package final class Engine {
   /// Runs until a stop signal, the end of the input, or a delivery refuses. Returns the exit code.
   package func run() -> Int32 {
     syncConsumers(force: true)
-    lastFrameTime = monotonicSeconds()
+    pacer.frameMade(at: monotonicSeconds(), withAudio: false)
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
@@ -138,7 +138,7 @@ package final class Engine {
     guard needsTicks else { return -1 }
     // While audio flows it paces the frames; tick only once it is late.
     let lateAfter = pacer.lateAfter
-    let wait = now >= lateAfter ? lastFrameTime + pacer.period - now : lateAfter - now
+    let wait = now >= lateAfter ? pacer.lastFrame + pacer.period - now : lateAfter - now
     return milliseconds(wait)
   }
 
@@ -174,7 +174,6 @@ package final class Engine {
     guard count > 0 else { return false }
     pipeline.advance(
       audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
-    lastFrameTime = now
     pacer.frameMade(at: now, withAudio: true)
     deliverFrame()
     return true
@@ -182,9 +181,8 @@ package final class Engine {
 
   private func tickWithoutAudio() {
     let now = monotonicSeconds()
-    let elapsed = min(now - lastFrameTime, 0.25)
+    let elapsed = min(now - pacer.lastFrame, 0.25)
     guard elapsed > 0 else { return }
-    lastFrameTime = now
     pacer.frameMade(at: now, withAudio: false)
     pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
     deliverFrame()
@@ -264,9 +262,7 @@ package final class Engine {
       capture?.formatChanged()
     }
     let nowPlaying = pipeline.nowPlaying
-    if configuration.fps != pipeline.configuration.fps {
-      pacer = FramePacer(fps: configuration.fps)
-    }
+    pacer.changeFrameRate(to: configuration.fps)
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
     pipeline.nowPlaying = nowPlaying
