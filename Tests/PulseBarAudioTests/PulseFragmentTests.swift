@@ -4,9 +4,10 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// Audio reaches the engine in fragments of 2048 frames, about 21 a second (PipeWire: of one
-/// quantum, so the desktop's audio never wakes more often for us); the engine spreads the
-/// frames a fragment holds (FramePacer).
+/// Audio reaches the engine in fragments: on PulseAudio 512 frames for the first half second
+/// of music (the first bars follow the sound at once), then 3072 frames, about 14 a second (a
+/// light server); on PipeWire one quantum throughout, so the desktop's audio never wakes more
+/// often for us. The engine spreads the frames a fragment holds (FramePacer).
 @Suite("PulseSource fragments", .serialized)
 struct PulseFragmentTests {
   /// The sizes of the successive arrivals in the buffer over `seconds` (polled every 1 ms).
@@ -22,27 +23,82 @@ struct PulseFragmentTests {
     return arrivals
   }
 
+  /// Expects the arrivals of `seconds` to be `fragment` frames (stereo) each: their median
+  /// size, and (over a window long enough to count) about as many as the fragment size says.
+  /// A loaded machine may merge a few.
+  func expectFragments(
+    _ fixture: PulseCaptureFixture, of fragment: Int, for seconds: Double, _ comment: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    // The first read takes what queued meanwhile.
+    let sizes = arrivals(fixture, seconds: seconds).dropFirst()
+    let median = sizes.sorted().dropFirst(sizes.count / 2).first ?? 0
+    #expect(
+      median >= fragment && median <= fragment * 2 * 3 / 2,
+      "\(comment): median arrival \(median) samples, fragment \(fragment) frames: \(sizes)",
+      sourceLocation: sourceLocation)
+    guard seconds >= 1 else { return }
+    let expected = seconds * 44100 / Double(fragment)
+    #expect(
+      Double(sizes.count) >= expected * 0.75 && Double(sizes.count) <= expected * 1.15,
+      "\(comment): \(sizes.count) arrivals in \(seconds) s, \(expected) expected",
+      sourceLocation: sourceLocation)
+    let large = sizes.filter { $0 > fragment * 2 * 5 / 2 }
+    #expect(
+      large.count <= 2, "\(comment): arrivals over 2.5 fragments: \(large)",
+      sourceLocation: sourceLocation)
+  }
+
   @Test(
-    "audio arrives one fragment at a time, as often as the fragment size says",
-    arguments: AudioServerKind.allCases)
-  func oneFrameAtATime(_ kind: AudioServerKind) throws {
-    let fixture = try PulseCaptureFixture(kind)
+    "PulseAudio: onset fragments for the first half second of music, then steady ones; a pause makes the next onset fast again"
+  )
+  func pulseAudioFragmentsFollowTheMusic() throws {
+    typealias Settings = PulseSource.Settings
+    let fixture = try PulseCaptureFixture(.pulseaudio)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    for (rounds, round) in ["first music", "music after a pause"].enumerated().map({ ($0 + 1, $1) })
+    {
+      let player = try fixture.server.play(tone: 1000, seconds: 6)
+      defer { player.send(SIGKILL) }
+      #expect(fixture.waitForSamples(), "\(round): no samples")
+      // 512 frames: 86 a second at 44.1 kHz; for as long as music plays they would double
+      // the server's share, so they last half a second of audio.
+      expectFragments(fixture, of: Settings.onsetFragmentFrames, for: 0.3, "\(round), onset")
+      let grown = "PulseAudio: fragment \(Settings.steadyFragmentFrames) frames"
+      let end = ChildProcess.now() + PulseCaptureFixture.serverReaction
+      while fixture.debugLines.filter({ $0.hasPrefix(grown) }).count < rounds
+        && ChildProcess.now() < end
+      {
+        usleep(10_000)
+      }
+      #expect(
+        fixture.debugLines.filter { $0.hasPrefix(grown) }.count == rounds,
+        "\(round): \(fixture.debugLines)")
+      usleep(300_000)
+      expectFragments(fixture, of: Settings.steadyFragmentFrames, for: 2, "\(round), steady")
+      player.send(SIGKILL)
+      #expect(
+        fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity != .running } != nil,
+        "\(round): still running after the player ended")
+      #expect(
+        fixture.waitDebugLine("PulseAudio: fragment \(Settings.onsetFragmentFrames) frames"),
+        "\(round): the onset fragment is not back: \(fixture.debugLines)")
+      usleep(200_000)
+      _ = arrivals(fixture, seconds: 0.05)
+    }
+  }
+
+  @Test("PipeWire: audio arrives one quantum at a time, as often as the quantum says")
+  func pipeWireQuantumFragments() throws {
+    let fixture = try PulseCaptureFixture(.pipewire)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     let player = try fixture.server.play(tone: 1000, seconds: 6)
     defer { player.send(SIGKILL) }
     #expect(fixture.waitForSamples())
     usleep(300_000)
-    // The first read takes what queued meanwhile.
-    let sizes = arrivals(fixture, seconds: 2).dropFirst()
-    // PulseAudio: 2048 frames (21.5 a second at 44.1 kHz), never one per frame (60 a second:
-    // the server's share doubles); PipeWire: its 1024-frame quantum at 48 kHz, 941 samples
-    // at our 44.1 kHz (47 a second), so the desktop keeps its period.
-    let fragment = (kind == .pipewire ? 941 : 2048) * 2
-    let expected = kind == .pipewire ? 90 : 40
-    #expect(sizes.count >= expected, "\(sizes.count) arrivals in 2 s")
-    #expect(sizes.count <= (kind == .pipewire ? 100 : 50), "\(sizes.count) arrivals in 2 s")
-    let large = sizes.filter { $0 > fragment * 5 / 2 }
-    #expect(large.count <= 2, "arrivals over 2.5 fragments: \(large)")
+    // Its 1024-frame quantum at 48 kHz is 941 samples at our 44.1 kHz (47 a second), from
+    // the first sound on: a smaller onset fragment would lower the desktop's period.
+    expectFragments(fixture, of: 941, for: 2, "PipeWire")
   }
 
   @Test("on PipeWire the record stream never asks for a latency under the default quantum")

@@ -34,13 +34,18 @@ struct PulseModelTests {
   }
 
   @Test(
-    "fragments: 2048 frames on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
+    "fragments: 512 then 3072 frames on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
     arguments: [(44100, 48000), (44100, 44100), (48000, 48000), (44100, 96000)])
   func fragmentSizes(sampleRate: Int, graphRate: Int) {
     let settings = PulseSource.Settings(
       sourceName: nil, sampleRate: sampleRate, channels: 2, fps: 60)
-    #expect(settings.fragmentBytes(bytesPerSample: 4) == 2048 * 8, "whatever the fps")
+    #expect(settings.fragmentBytes(bytesPerSample: 4) == 3072 * 8, "whatever the fps")
+    let onset = PulseSource.Settings.onsetFragmentFrames
+    #expect(settings.fragmentBytes(frames: onset, bytesPerSample: 4) == 512 * 8)
     let bytes = settings.fragmentBytes(bytesPerSample: 4, pipeWireGraphRate: graphRate)
+    #expect(
+      settings.fragmentBytes(frames: onset, bytesPerSample: 4, pipeWireGraphRate: graphRate)
+        == bytes, "no onset fragment on PipeWire")
     // What PipeWire makes of it: the latency in graph frames, rounded down to a power of two.
     let graphFrames = Double(bytes / 8) * Double(graphRate) / Double(sampleRate)
     #expect(graphFrames >= 1024 && graphFrames < 1024 * 1.01, "\(graphFrames) graph frames")

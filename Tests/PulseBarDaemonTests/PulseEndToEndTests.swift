@@ -100,7 +100,7 @@ struct PulseEndToEndTests {
     return (daemon, player)
   }
 
-  /// A fragment holds about three frames (PulseAudio: 2048 frames; PipeWire: one quantum);
+  /// A fragment holds a few frames (PulseAudio: 3072 once music plays; PipeWire: one quantum);
   /// the engine draws them one at a time, spaced, not in a burst per fragment (which a bar
   /// shows as ~20 updates a second).
   @Test(

@@ -20,7 +20,7 @@ package struct CaptureStatus: Sendable, Equatable {
 
 /// What the analysis wants from the capture: interleaved channels and the frame rate that
 /// sizes a paced file's reads. The audio servers' chunks have sizes of their own (PulseAudio's
-/// 2048-frame fragment, PipeWire's quantum); the engine spaces the frames they hold.
+/// 3072-frame steady fragment, PipeWire's quantum); the engine spaces the frames they hold.
 ///
 /// It changes only on a config reload (``CaptureBuffer/reconfigure(_:)``); sources read it
 /// from the buffer, so the buffer is its one owner.

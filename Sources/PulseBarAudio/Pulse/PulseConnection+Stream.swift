@@ -62,12 +62,13 @@ extension PulseConnection {
       stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
-    // 2048 frames per fragment (PipeWire: one quantum); a few of slack before the server drops.
-    let fragment = settings.fragmentBytes(
-      bytesPerSample: bytesPerSample, pipeWireGraphRate: onPipeWire ? Int(rate) : nil)
-    var attributes = pa_buffer_attr(
-      maxlength: fragment * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
-      fragsize: fragment)
+    // PulseAudio: onset fragments until music has played a while (``growFragmentWhenSteady``);
+    // PipeWire: one quantum throughout. Eight steady fragments of slack before the server drops.
+    let graphRate = onPipeWire ? Int(rate) : nil
+    var attributes = bufferAttributes(
+      steady: !adaptsFragment, bytesPerSample: bytesPerSample, graphRate: graphRate)
+    fragmentIsSteady = !adaptsFragment
+    framesTowardSteady = 0
     streamCorked = currentActivity() != .running
     var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
     if streamCorked { flags |= PA_STREAM_START_CORKED.rawValue }
@@ -146,7 +147,55 @@ extension PulseConnection {
       }
       // A hole (no data, non-zero length) is dropped like data.
       pa_stream_drop(stream)
+      growFragmentWhenSteady(afterBytes: length)
     }
+  }
+
+  // MARK: - Fragment size
+
+  /// The fragment changes with the music on PulseAudio only: pipewire-pulse would turn an
+  /// onset fragment into a lower quantum for the whole desktop.
+  var adaptsFragment: Bool { !onPipeWire }
+
+  /// The record stream's buffer attributes with the onset or the steady fragment.
+  private func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?)
+    -> pa_buffer_attr
+  {
+    typealias Settings = PulseSource.Settings
+    let fragment = settings.fragmentBytes(
+      frames: steady ? Settings.steadyFragmentFrames : Settings.onsetFragmentFrames,
+      bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
+    let slack = settings.fragmentBytes(bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
+    return pa_buffer_attr(
+      maxlength: slack * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+      fragsize: fragment)
+  }
+
+  /// Counts recorded audio while the onset fragment is in use, and once
+  /// ``PulseSource/Settings/steadyAfterSeconds`` of it arrived asks the server for the steady
+  /// fragment: the fast onset is paid for half a second, the light server for the rest of the
+  /// music.
+  private func growFragmentWhenSteady(afterBytes bytes: Int) {
+    guard !fragmentIsSteady else { return }
+    framesTowardSteady += bytes / ((streamIsInt16 ? 2 : 4) * settings.channels)
+    let steadyAfter = PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)
+    guard Double(framesTowardSteady) >= steadyAfter else { return }
+    setFragment(steady: true)
+  }
+
+  /// Asks the server for the onset or the steady fragment on the current stream.
+  func setFragment(steady: Bool) {
+    guard adaptsFragment, let stream, fragmentIsSteady != steady,
+      pa_stream_get_state(stream) == PA_STREAM_READY
+    else { return }
+    fragmentIsSteady = steady
+    framesTowardSteady = 0
+    var attributes = bufferAttributes(
+      steady: steady, bytesPerSample: streamIsInt16 ? 2 : 4, graphRate: nil)
+    debug?(
+      "PulseAudio: fragment \(steady ? PulseSource.Settings.steadyFragmentFrames : PulseSource.Settings.onsetFragmentFrames) frames (\(steady ? "music plays steadily" : "ready for the next onset"))"
+    )
+    release(pa_stream_set_buffer_attr(stream, &attributes, nil, nil))
   }
 
   /// Converts s16 samples to float through the preallocated scratch and writes them.
@@ -211,6 +260,9 @@ extension PulseConnection {
     streamCorked = corked
     debug?(
       corked ? "PulseAudio: corked (no stream plays)" : "PulseAudio: uncorked (a stream plays)")
+    // Corked, the stream takes the onset fragment back, so the next music shows at once.
+    if corked { setFragment(steady: false) }
+    framesTowardSteady = 0
     release(pa_stream_cork(stream, corked ? 1 : 0, nil, nil))
   }
 }

@@ -29,6 +29,11 @@ final class PulseConnection {
   var streamSource: String?
   /// The cork state last asked of the server for the current stream.
   var streamCorked = false
+  /// The current stream asked for the steady fragment (else the onset one); see
+  /// ``setFragment(steady:)``.
+  var fragmentIsSteady = false
+  /// Sample frames recorded on the onset fragment since the stream started or was uncorked.
+  var framesTowardSteady = 0
   /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
   /// learnt from the server info each time the target is resolved.
   var onPipeWire = false

@@ -15,9 +15,10 @@ import PulseBarSystem
 ///   `stop`, `formatChanged` and `wait` are then called on that thread only.
 /// Its only mutable state sits in a `Lock`.
 ///
-/// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments
-/// of 2048 frames (about three frames of analysis); on PipeWire, of its default quantum (see
-/// ``Settings/fragmentBytes(bytesPerSample:pipeWireGraphRate:)``). The record stream is corked while nothing
+/// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments of 512
+/// frames for the first half second of music (a fast onset), then of 3072 (about four frames
+/// of analysis, a light server); on PipeWire, of its default quantum throughout (see
+/// ``Settings/fragmentBytes(frames:bytesPerSample:pipeWireGraphRate:)``). The record stream is corked while nothing
 /// plays into the monitored sink, so an idle daemon costs nothing. A lost or
 /// missing server is retried with back-off forever.
 /// A reload that changes channels or fps remakes the record stream (``formatChanged()``).
@@ -35,22 +36,34 @@ package final class PulseSource: EngineDrivenCapture {
     /// PipeWire's default quantum (`clock.quantum`), in frames at the graph's rate.
     package static let pipeWireQuantum = 1024
 
-    /// PulseAudio's record fragment, in frames at the stream's rate: 2048 (46 ms at 44.1 kHz),
-    /// whatever the fps; the engine draws the 2.8 frames it holds one at a time
-    /// (``FramePacer``).
+    /// PulseAudio's record fragment once music plays steadily, in frames at the stream's
+    /// rate: 3072 (70 ms at 44.1 kHz), whatever the fps; the engine draws the 4.2 frames it
+    /// holds one at a time (``FramePacer``).
     ///
     /// The server wakes once per fragment for us, and with `ADJUST_LATENCY` its null or
     /// hardware sink renders in blocks that size too: one frame per fragment (735 frames,
     /// 60 a second) cost the server twice what cava costs it. Measured side by side with cava
-    /// (its server share 0.43-0.62 % of a core): 735 frames 1.34 %, 1024 1.30 %, 2048
-    /// 0.57-0.62 %, 3072 0.43 %, 4096 0.32 %. 2048 puts the server at cava's share while a
-    /// hop waits at most one fragment, so the onset stays below cava's; larger fragments
-    /// would cut a few tenths of a percent more and add their length to every onset.
-    package static let pulseAudioFragmentFrames = 2048
+    /// (its server share 0.43-0.73 % of a core): 735 frames 1.34 %, 1024 1.30 %, 2048
+    /// 0.57-0.72 %, 3072 0.43 %, 4096 0.32 %. 3072 keeps the bars within 70 ms of the sound
+    /// (cava's own chunks come 17-85 ms apart); 4096 would cut a tenth more and show a kick
+    /// drum 93 ms late.
+    package static let steadyFragmentFrames = 3072
 
-    /// The record fragment size in bytes: ``pulseAudioFragmentFrames`` on PulseAudio; on
-    /// PipeWire (`graphRate` given: the rate of the recorded node) PipeWire's default quantum,
-    /// whatever the fps.
+    /// PulseAudio's record fragment while music starts (``steadyAfterSeconds``): 512 frames
+    /// (12 ms at 44.1 kHz), so the first bars follow the first sound by a few milliseconds
+    /// instead of a steady fragment's 70 (onset median 30 ms against 56 with 2048 throughout;
+    /// cava 34-68). A fresh stream and an uncorked one start with it.
+    package static let onsetFragmentFrames = 512
+
+    /// Seconds of audio recorded since the stream started or was uncorked before the fragment
+    /// grows to ``steadyFragmentFrames`` (one `pa_stream_set_buffer_attr`); corking shrinks it
+    /// back, ready for the next onset. Half a second: the onset is the first frames, and the
+    /// server works about four times harder on onset fragments.
+    package static let steadyAfterSeconds = 0.5
+
+    /// The record fragment size in bytes: on PulseAudio `frames` (``onsetFragmentFrames`` or
+    /// ``steadyFragmentFrames``); on PipeWire (`graphRate` given: the rate of the recorded
+    /// node) PipeWire's default quantum, whatever the fps, and never changed while recording.
     ///
     /// pipewire-pulse makes a record stream's fragment its `node.latency`, and the graph runs
     /// at the smallest latency any node asks for, rounded down to a power of two: one frame
@@ -58,12 +71,13 @@ package final class PulseSource: EngineDrivenCapture {
     /// 1024-frame quantum to 512, twice the wake-ups for every audio client. A quantum's
     /// worth (rounded up, so it never rounds down to 512) keeps the server's own period;
     /// frames are still paced by the audio, one or two per fragment.
-    package func fragmentBytes(bytesPerSample: Int, pipeWireGraphRate graphRate: Int? = nil)
-      -> UInt32
-    {
+    package func fragmentBytes(
+      frames: Int = steadyFragmentFrames, bytesPerSample: Int,
+      pipeWireGraphRate graphRate: Int? = nil
+    ) -> UInt32 {
       let bytesPerFrame = channels * bytesPerSample
       guard let graphRate, graphRate > 0 else {
-        return UInt32(Self.pulseAudioFragmentFrames * bytesPerFrame)
+        return UInt32(frames * bytesPerFrame)
       }
       let frames = (Self.pipeWireQuantum * sampleRate + graphRate - 1) / graphRate
       return UInt32(frames * bytesPerFrame)
