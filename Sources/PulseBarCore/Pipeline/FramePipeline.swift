@@ -69,9 +69,12 @@ package final class FramePipeline {
   package var nowPlaying: NowPlaying? {
     didSet {
       guard nowPlaying != oldValue else { return }
+      playerStatus = nowPlaying?.status
       for consumer in consumers { consumer.renderer.nowPlaying = nowPlaying }
     }
   }
+  /// ``nowPlaying``'s status, kept apart: a frame reads it without copying the track's texts.
+  private var playerStatus: PlayerStatus?
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
@@ -183,7 +186,7 @@ package final class FramePipeline {
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
       to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset,
-      player: nowPlaying?.status)
+      player: playerStatus)
     finishFrame()
   }
 
@@ -194,7 +197,7 @@ package final class FramePipeline {
     signalPresent = false
     scene.advance(
       to: time, activity: activity, signalPresent: false, onset: false,
-      player: nowPlaying?.status)
+      player: playerStatus)
     finishFrame()
   }
 
