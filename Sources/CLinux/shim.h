@@ -9,6 +9,7 @@
 #include <termios.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <malloc.h>
 
 // prctl is variadic, which Swift cannot call: names the calling thread (at most 15 bytes).
 static inline int pulsebar_name_thread(const char *name) {

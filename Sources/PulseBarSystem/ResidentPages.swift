@@ -1,3 +1,4 @@
+internal import CLinux
 import Glibc
 
 /// Gives back the pages of this process's read-only file mappings (program text, read-only data)
@@ -39,6 +40,15 @@ package enum ResidentPages {
       release.kilobytes += releaseCleanPages(range, pagemap: pagemap) * pageSize / 1024
     }
     return release
+  }
+
+  /// Makes every thread allocate from glibc's main malloc arena (`M_ARENA_MAX` 1), for a
+  /// process whose threads allocate little and never per frame: by default each thread that
+  /// calls malloc gets an arena of its own, and the pages it touched stay resident and
+  /// unique. With native PipeWire's two threads the unique set fell by 0.15 MB (other
+  /// anonymous −0.55, main heap +0.42). Call before threads start.
+  package static func useOneMallocArena() {
+    _ = mallopt(M_ARENA_MAX, 1)
   }
 
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -82,8 +82,17 @@ final class PulseCaptureFixture {
   }
 
   /// Waits until the source records `sourceName` on a live connection.
-  func waitRecording(_ sourceName: String, timeout: Double = 5) -> Bool {
-    wait(timeout) { $0.connected && $0.sourceName == sourceName } != nil
+  /// On a timeout it records what the source said meanwhile (a flaky CI run leaves a trail).
+  func waitRecording(
+    _ sourceName: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    guard wait(timeout, until: { $0.connected && $0.sourceName == sourceName }) == nil else {
+      return true
+    }
+    Issue.record(
+      "not recording \(sourceName) after \(timeout) s: \(buffer.status); debug lines \(debugLines); log lines \(logLines)",
+      sourceLocation: sourceLocation)
+    return false
   }
 
   /// Waits until samples arrive. An idle null sink renders 2 s ahead and applies a

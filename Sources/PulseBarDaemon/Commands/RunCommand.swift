@@ -23,6 +23,7 @@ package enum RunCommand {
       return 2
     }
     signal(SIGPIPE, SIG_IGN)
+    ResidentPages.useOneMallocArena()
     switch configuration.input {
     case .file(let path):
       let file: AudioFile
@@ -64,8 +65,15 @@ package enum RunCommand {
   /// (`-v` says which and why).
   private static func serverSource(configuration: Configuration, verbose: Bool) -> CaptureSource {
     let logger = Logger(verbose: verbose)
+    // A capture debug line (a stream made, a fragment grown) comes after the state change
+    // that last released the start-up pages; the logging code it ran leaves the resident
+    // set the same way. They come a few per state change (~2 ms each).
     let debug: PulseSource.Log? =
-      logger.isVerbose ? { @Sendable message in logger.debug(message) } : nil
+      logger.isVerbose
+      ? { @Sendable message in
+        logger.debug(message)
+        ResidentPages.releaseCleanFileMappings()
+      } : nil
     var native = false
     var sourceName: String?
     switch configuration.input {
