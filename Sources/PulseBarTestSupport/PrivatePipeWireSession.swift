@@ -141,21 +141,38 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
   }
 
   /// The period (quantum, in frames) the graph driven by `node` runs at, as `pw-top` shows it
-  /// after watching for `seconds`; `nil` while the node does not run. pw-top draws only on a
-  /// terminal: it runs under `script`, and its screen is cut at the escape sequences.
+  /// after watching for `seconds`; `nil` while the node does not run.
   package func quantum(of node: String, seconds: Double = 1.5) throws(SpawnError) -> Int? {
+    // A running driver's row: "R   30   2048  48000 119.9us … F32P 2 48000 pb_sink_a".
+    try pwTopRow(of: node, seconds: seconds) { $0.count > 4 && $0[0] == "R" }.flatMap {
+      Int($0[2])
+    }
+  }
+
+  /// The format `node` runs with, as `pw-top` shows it ("F32LE 2 48000": sample format,
+  /// channels, rate); `nil` if pw-top showed no row for it.
+  package func format(of node: String, seconds: Double = 1.5) throws(SpawnError) -> String? {
+    try pwTopRow(of: node, seconds: seconds) { $0.count > 4 }.map {
+      $0.dropLast().suffix(3).joined(separator: " ")
+    }
+  }
+
+  /// The fields of the last `pw-top` row for `node` that `matches`, after watching for
+  /// `seconds`. pw-top draws only on a terminal: it runs under `script`, and its screen is cut
+  /// at the escape sequences.
+  private func pwTopRow(
+    of node: String, seconds: Double, where matches: ([Substring]) -> Bool
+  ) throws(SpawnError) -> [Substring]? {
     let screen = try run(
       "sh",
       [
         "-c",
         "timeout \(seconds) script -qfc pw-top /dev/null | sed 's/\\x1b\\[[0-9;?]*[A-Za-z]/\\n/g'",
       ])
-    // A running driver's row: "R   30   2048  48000 119.9us … F32P 2 48000 pb_sink_a".
     for line in screen.reversed() {
-      let fields = line.split(separator: " ")
-      if fields.count > 4, fields[0] == "R", fields[fields.count - 1] == Substring(node) {
-        return Int(fields[2])
-      }
+      // The last row of the screen ends in a carriage return.
+      let fields = line.split { $0 == " " || $0 == "\r" }
+      if fields.last == Substring(node), matches(fields) { return fields }
     }
     return nil
   }

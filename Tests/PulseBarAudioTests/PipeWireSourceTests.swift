@@ -136,6 +136,7 @@ struct PipeWireSourceTests {
     let answer = PipeWireProbe.detect(remote: remote)
     #expect(answer.pipeWireServesAudio, "\(answer.reason)")
     #expect(answer.reason.hasSuffix("answers with 2 audio sink(s)"), "\(answer.reason)")
+    #expect(answer.graphRate == 48000, "the core's default.clock.rate")
     // What a PulseAudio desktop that runs PipeWire only for screen sharing looks like: no
     // sinks, and no pipewire-pulse (which would add its "Dummy Output" for want of one).
     for sink in session.sinks { try session.removeSink(sink) }

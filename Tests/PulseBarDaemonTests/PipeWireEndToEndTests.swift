@@ -58,6 +58,22 @@ struct PipeWireEndToEndTests {
     try PulseEndToEndTests.expectReloadToStereoKeepsFlowing(.pipewire, input: "pipewire")
   }
 
+  @Test("native PipeWire captures at the graph's rate, so nothing resamples in pulsebar")
+  func capturesAtTheGraphRate() throws {
+    let daemon = try Daemon(.pipewire, input: "auto", arguments: ["-v"])
+    let session = try #require(daemon.server as? PrivatePipeWireSession)
+    let player = try daemon.server.play(tone: 1000, seconds: 6)
+    defer { player.send(SIGKILL) }
+    PulseEndToEndTests.expectStraightToPlaying(daemon)
+    // The session runs at PipeWire's default 48 kHz; a 44.1 kHz stream would show here as
+    // "F32LE 1 44100", converted by the adapter inside pulsebar.
+    let format = try session.format(of: "pulsebar")
+    #expect(format?.hasSuffix(" 48000") == true, "pw-top shows \(format ?? "no row") for pulsebar")
+    #expect(
+      daemon.process.standardError.contains("PipeWire: capturing at 48000 Hz, the graph's rate"),
+      "\(daemon.process.standardError)")
+  }
+
   @Test(
     "--input auto picks native PipeWire on a PipeWire session and libpulse on PulseAudio",
     arguments: AudioServerKind.allCases)

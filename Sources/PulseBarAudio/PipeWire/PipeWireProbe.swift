@@ -13,6 +13,8 @@ package enum PipeWireProbe {
   package struct Answer: Sendable, Equatable {
     package var pipeWireServesAudio: Bool
     package var reason: String
+    /// The graph's rate (the core's `default.clock.rate`), when the core said it.
+    package var graphRate: Int? = nil
   }
 
   /// Connects once, lists the registry in one round trip, disconnects. Blocks up to `timeout`
@@ -45,6 +47,14 @@ package enum PipeWireProbe {
     coreEvents.done = { data, id, _ in
       guard id == PW_ID_CORE else { return }
       Listing.from(data).finish(answered: true)
+    }
+    coreEvents.info = { data, info in
+      guard let props = info?.pointee.props,
+        let rate = spa_dict_lookup(props, "default.clock.rate").flatMap({ Int(String(cString: $0)) }
+        ),
+        (8000...768_000).contains(rate)
+      else { return }
+      Listing.from(data).graphRate = rate
     }
     coreEvents.error = { data, id, _, _, _ in
       guard id == PW_ID_CORE else { return }
@@ -98,13 +108,15 @@ package enum PipeWireProbe {
     }
     return Answer(
       pipeWireServesAudio: true,
-      reason: "PipeWire on \(name) answers with \(listing.sinks) audio sink(s)")
+      reason: "PipeWire on \(name) answers with \(listing.sinks) audio sink(s)",
+      graphRate: listing.graphRate)
   }
 
   /// What the callbacks gather while the loop runs (confined to the calling thread).
   private final class Listing {
     let mainLoop: OpaquePointer
     var sinks = 0
+    var graphRate: Int?
     var answered = false
     private var finished = false
 

@@ -35,8 +35,12 @@ package final class PipeWireSource: CaptureSource {
   private let debug: PulseSource.Log?
   private let runtime = Lock<Runtime?>(nil)
 
+  /// PipeWire's default `default.clock.rate`: the capture rate when the graph's is not known.
+  package static let defaultGraphRate = 48000
+
   /// `debug`, when given, gets the lines `-v` shows: the sink followed, the stream's states and
-  /// activation.
+  /// activation. `sampleRate` is best the graph's (``PipeWireProbe/Answer/graphRate``): any
+  /// other rate is resampled in this process.
   package init(
     sampleRate: Int = PulseSource.defaultSampleRate, channels: Int, remote: String? = nil,
     log: @escaping PulseSource.Log = { Console.error("pulsebar: \($0)\n") },
