@@ -133,13 +133,12 @@ package final class CaptureBuffer: Sendable {
         ring.readIndex = (ring.readIndex + overflow) % capacity
         ring.count -= overflow
       }
-      var writeIndex = (ring.readIndex + ring.count) % capacity
+      let writeIndex = (ring.readIndex + ring.count) % capacity
+      // At most two block copies: up to the end of the storage, then from its start.
       ring.samples.withUnsafeMutableBufferPointer { storage in
-        for sample in source {
-          storage[writeIndex] = sample
-          writeIndex += 1
-          if writeIndex == capacity { writeIndex = 0 }
-        }
+        let first = min(source.count, capacity - writeIndex)
+        (storage.baseAddress! + writeIndex).update(from: source.baseAddress!, count: first)
+        storage.baseAddress!.update(from: source.baseAddress! + first, count: source.count - first)
       }
       ring.count += source.count
       return true
@@ -153,15 +152,16 @@ package final class CaptureBuffer: Sendable {
       let capacity = ring.samples.count
       var wanted = min(destination.count, ring.count)
       wanted -= wanted % ring.format.channels
+      guard wanted > 0 else { return 0 }
+      // At most two block copies: up to the end of the storage, then from its start.
+      let readIndex = ring.readIndex
       ring.samples.withUnsafeBufferPointer { storage in
-        var index = ring.readIndex
-        for offset in 0..<wanted {
-          destination[offset] = storage[index]
-          index += 1
-          if index == capacity { index = 0 }
-        }
-        ring.readIndex = index
+        let first = min(wanted, capacity - readIndex)
+        destination.baseAddress!.update(from: storage.baseAddress! + readIndex, count: first)
+        (destination.baseAddress! + first).update(
+          from: storage.baseAddress!, count: wanted - first)
       }
+      ring.readIndex = (readIndex + wanted) % capacity
       ring.count -= wanted
       return wanted
     }
