@@ -328,7 +328,9 @@ struct PulseEndToEndTests {
     "a default-sink switch made with wpctl is followed: frames name the new monitor",
     arguments: ["pulse", "pipewire"])
   func followsWpctlDefault(_ input: String) throws {
-    let daemon = try Daemon(.pipewire, input: input)
+    // `-v`: a failure prints the capture's debug lines with the daemon's stderr (a loaded CI
+    // run once never saw the player on the new sink).
+    let daemon = try Daemon(.pipewire, input: input, arguments: ["-v"])
     try daemon.server.setDefaultSinkNatively("pb_sink_b")
     // wpctl goes through WirePlumber, which takes longer than a pactl switch on a loaded
     // 2-core machine (seen missing 1.5 s once in a full parallel run).
