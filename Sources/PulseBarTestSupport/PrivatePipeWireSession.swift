@@ -71,7 +71,8 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
   // MARK: - Life
 
   /// Starts pipewire, then WirePlumber and pipewire-pulse; waits until pipewire-pulse
-  /// answers and WirePlumber has chosen a default sink (before that, streams stay unlinked).
+  /// answers and WirePlumber has chosen a default sink in the `default` metadata (before that,
+  /// streams stay unlinked).
   package func start() throws(SpawnError) {
     guard serverGuard == nil else { return }
     // A killed pipewire leaves its socket behind: remove it so the wait sees the new one.
@@ -87,9 +88,19 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
     serverEnvironment["PULSE_SERVER"] = nil
     let started = try ServerGuard("pipewire", script: script, environment: serverEnvironment)
     serverGuard = started
+    // pipewire-pulse answers with a default sink before WirePlumber has chosen one (it falls
+    // back to the sink of highest priority), and a loaded machine can take seconds more to
+    // run WirePlumber's scripts: until `default.audio.sink` is set, native streams find "no
+    // node available". So both are waited for.
     let ready = started.wait {
-      guard let info = try? pactl(["info"]) else { return false }
-      return info.contains { line in sinks.contains { line == "Default Sink: \($0)" } }
+      guard let info = try? pactl(["info"]),
+        info.contains(where: { line in sinks.contains { line == "Default Sink: \($0)" } }),
+        let metadata = try? run("pw-metadata", ["-n", "default", "0", "default.audio.sink"])
+      else { return false }
+      return metadata.contains { line in
+        line.contains("key:'default.audio.sink'")
+          && sinks.contains { line.contains("\"name\":\"\($0)\"") }
+      }
     }
     guard ready else { throw SpawnError(message: "the PipeWire session did not answer: \(log)") }
   }
