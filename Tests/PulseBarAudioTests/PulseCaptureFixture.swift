@@ -54,13 +54,13 @@ final class PulseCaptureFixture {
   /// The log lines so far.
   var logLines: [String] { logged.lines.withLock { $0 } }
 
-  /// Waits up to `timeout` s for a debug line starting with `prefix`. The lines tell of the
-  /// server's reactions (a stream moved, a sink switch followed), so the wait is
+  /// Waits up to `timeout` s until `count` debug lines start with `prefix`. The lines tell of
+  /// the server's reactions (a stream moved, a sink switch followed), so the wait is
   /// ``serverReaction``'s: a loaded CI machine once took over 2 s for WirePlumber to move us.
-  func waitDebugLine(_ prefix: String, timeout: Double = serverReaction) -> Bool {
+  func waitDebugLine(_ prefix: String, count: Int = 1, timeout: Double = serverReaction) -> Bool {
     let end = ChildProcess.now() + timeout
     while ChildProcess.now() < end {
-      if debugLines.contains(where: { $0.hasPrefix(prefix) }) { return true }
+      if debugLines.count(where: { $0.hasPrefix(prefix) }) >= count { return true }
       usleep(10_000)
     }
     return false

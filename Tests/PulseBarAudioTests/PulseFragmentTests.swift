@@ -65,12 +65,7 @@ struct PulseFragmentTests {
       // the server's share, so they last half a second of audio.
       expectFragments(fixture, of: Settings.onsetFragmentFrames, for: 0.3, "\(round), onset")
       let grown = "PulseAudio: fragment \(Settings.steadyFragmentFrames) frames"
-      let end = ChildProcess.now() + PulseCaptureFixture.serverReaction
-      while fixture.debugLines.filter({ $0.hasPrefix(grown) }).count < rounds
-        && ChildProcess.now() < end
-      {
-        usleep(10_000)
-      }
+      _ = fixture.waitDebugLine(grown, count: rounds)
       #expect(
         fixture.debugLines.filter { $0.hasPrefix(grown) }.count == rounds,
         "\(round): \(fixture.debugLines)")
