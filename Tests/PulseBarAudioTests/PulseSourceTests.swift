@@ -56,7 +56,8 @@ struct PulseSourceTests {
     let took = fixture.wait(PulseCaptureFixture.serverReaction) {
       $0.sourceName == "pb_sink_b.monitor"
     }
-    #expect(took != nil, "still on \(fixture.buffer.status.sourceName)")
+    #expect(
+      took != nil, "still on \(fixture.buffer.status.sourceName): \(fixture.debugLines)")
     #expect(fixture.buffer.status.generation != generation)
     // A tone on the old sink is not ours; one on the new sink is.
     try fixture.expectIgnoresTone(on: "pb_sink_a")

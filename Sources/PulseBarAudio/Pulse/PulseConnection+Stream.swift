@@ -109,7 +109,8 @@ extension PulseConnection {
     }
   }
 
-  /// The server moved the stream: note where it is now and look up where it should be.
+  /// The server moved the stream: note where it is now, and look up where it should be once
+  /// the server has settled.
   private func streamMoved(_ moved: OpaquePointer?) {
     assertOnLoop()
     guard let stream, moved == stream else { return }
@@ -123,8 +124,17 @@ extension PulseConnection {
         $0.generation &+= 1
       }
     }
-    resolveTarget()
+    // Where the stream should be is looked up once the server has settled, not at once:
+    // pipewire-pulse can move the stream (WirePlumber following a `wpctl set-default`) before
+    // its server info names the new default, and a look at once got the old one and recorded
+    // it by name, a stream that no longer follows the default (seen on a loaded CI machine:
+    // the old sink's monitor for good). A default switch also sends a server event, which
+    // looks at once; a stream moved elsewhere by hand goes back after this delay.
+    scheduleRetry(after: Self.settleAfterMove)
   }
+
+  /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
+  static let settleAfterMove: UInt64 = 500_000
 
   /// The read callback: copy every readable fragment into the buffer and drop it.
   /// Runs once per fragment while recording, so it allocates nothing.

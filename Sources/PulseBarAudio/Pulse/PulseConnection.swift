@@ -203,12 +203,13 @@ final class PulseConnection {
 
   // MARK: - Retry timer
 
-  /// Arms the one retry timer with the next back-off delay.
-  func scheduleRetry() {
+  /// Arms the one retry timer with the next back-off delay, or with `delay` microseconds (a
+  /// look at the default sink once the server has settled, which moves no back-off on).
+  func scheduleRetry(after delay: UInt64? = nil) {
     guard !stopped else { return }
     var when = timeval()
     gettimeofday(&when, nil)
-    pa_timeval_add(&when, backoff.nextDelay())
+    pa_timeval_add(&when, delay ?? backoff.nextDelay())
     if let retryTimer {
       api.pointee.time_restart(retryTimer, &when)
     } else {
