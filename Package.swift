@@ -27,11 +27,17 @@ let package = Package(
     // No pkgConfig for libpulse: its .pc file adds -D_REENTRANT -pthread, which SwiftPM
     // rejects with a warning on every build. The headers live in /usr/include and the
     // module map links libpulse itself, so nothing is lost.
+    // CPulse and CSndFile are headers only: nothing links libpulse or libsndfile. The
+    // CAudioLibraries target opens them with dlopen when a PulseAudio source or an audio file
+    // first needs them, and defines the functions pulsebar calls as forwarders (its source
+    // says why: native PipeWire capture then maps neither, nor their codecs).
     .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
     .systemLibrary(
       name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
-    .systemLibrary(
-      name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+    // DWARF 4: clang's default DWARF 5 forms are more than Debian's valgrind 3.19 reads, and
+    // the tests run pulsebar under valgrind (Swift's own objects are DWARF 4).
+    .target(name: "CAudioLibraries", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     // Native PipeWire capture; the shim wraps the client API's macros (see its header). No
@@ -47,7 +53,9 @@ let package = Package(
       name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"], swiftSettings: releaseLayout),
     .target(
       name: "PulseBarAudio",
-      dependencies: ["PulseBarSystem", "PulseBarCore", "CPulse", "CPipeWire", "CSndFile"],
+      dependencies: [
+        "PulseBarSystem", "PulseBarCore", "CPulse", "CPipeWire", "CSndFile", "CAudioLibraries",
+      ],
       swiftSettings: pipeWireHeaders + releaseLayout),
     // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
     .target(
@@ -82,7 +90,8 @@ let package = Package(
       path: "bench", exclude: ["AllocationCounter"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
-    .target(name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse"]),
+    .target(
+      name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse", "CAudioLibraries"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarAudioTests",

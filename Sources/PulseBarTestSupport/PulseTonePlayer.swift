@@ -1,3 +1,4 @@
+internal import CAudioLibraries
 internal import CPulse
 import Glibc
 
@@ -24,6 +25,7 @@ package final class PulseTonePlayer {
 
   /// Connects to `server` and starts playing `frequency` Hz into `sink` (default sink if nil).
   package init(server: String, sink: String? = nil, frequency: Double = 440) throws(SpawnError) {
+    if let error = pulsebar_open_libpulse() { throw SpawnError(message: String(cString: error)) }
     guard let mainloop = pa_threaded_mainloop_new() else {
       throw SpawnError(message: "pa_threaded_mainloop_new failed")
     }

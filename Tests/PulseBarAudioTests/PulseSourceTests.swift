@@ -106,7 +106,9 @@ struct PulseSourceTests {
         != nil)
     usleep(1_500_000)
     try fixture.server.start()
-    let back = fixture.wait(3) { $0.connected && $0.sourceName == "pb_sink_a.monitor" }
+    let back = fixture.wait(PulseCaptureFixture.reconnection) {
+      $0.connected && $0.sourceName == "pb_sink_a.monitor"
+    }
     #expect(back != nil, "status \(fixture.buffer.status)")
     try fixture.expectHearsTone(on: nil)
   }
@@ -126,7 +128,9 @@ struct PulseSourceTests {
     usleep(1_500_000)
     try fixture.server.restart()
     let restored = kind == .pipewire ? "pb_sink_b.monitor" : "pb_sink_a.monitor"
-    #expect(fixture.waitRecording(restored, timeout: 3), "status \(fixture.buffer.status)")
+    #expect(
+      fixture.waitRecording(restored, timeout: PulseCaptureFixture.reconnection),
+      "status \(fixture.buffer.status)")
     try fixture.expectHearsTone(on: nil)
   }
 

@@ -75,6 +75,27 @@ struct PipeWireEndToEndTests {
   }
 
   @Test(
+    "native PipeWire capture maps neither libpulse nor libsndfile (nor their codecs); libpulse capture opens libpulse",
+    arguments: [("pipewire", false), ("pulse", true)])
+  func loadsOnlyItsOwnAudioLibrary(input: String, mapsLibpulse: Bool) throws {
+    let daemon = try Daemon(.pipewire, input: input)
+    let player = try daemon.server.play(tone: 1000, seconds: 6)
+    defer { player.send(SIGKILL) }
+    PulseEndToEndTests.expectStraightToPlaying(daemon)
+    let libraries = Set(
+      try readTextFile("/proc/\(daemon.process.pid)/maps").split(separator: "\n").compactMap {
+        $0.split(separator: "/").last.map { String($0.prefix { $0 != "." }) }
+      })
+    #expect(
+      libraries.contains("libpulse") == mapsLibpulse, "--input \(input): \(libraries.sorted())")
+    // libpulse's own libpulsecommon brings libsndfile and the codecs with it.
+    for library in ["libpulsecommon-16", "libsndfile", "libvorbisenc", "libFLAC", "libX11"] {
+      #expect(
+        libraries.contains(library) == mapsLibpulse, "--input \(input): \(library) mapped or not")
+    }
+  }
+
+  @Test(
     "--input auto picks native PipeWire on a PipeWire session and libpulse on PulseAudio",
     arguments: AudioServerKind.allCases)
   func autoPicksTheServer(_ kind: AudioServerKind) throws {

@@ -17,16 +17,23 @@ struct PulseEndToEndTests {
     /// A kind that is not installed cancels the test case, saying why.
     /// With `suspendOnIdle`, a sink nobody keeps busy suspends after 1 s. `input` is what
     /// `--input` gets (`pipewire`: native capture, on a PipeWire session).
+    /// With `hiding` (a soname such as `libpulse.so.0`) the daemon runs as on a machine
+    /// without that library (``AudioLibraryTests/hidden(_:)``).
     init(
       _ kind: AudioServerKind, input: String = "pulse", arguments: [String] = [],
-      suspendOnIdle: Bool = false
+      suspendOnIdle: Bool = false, hiding library: String? = nil
     ) throws {
       try kind.skipUnlessRunnable()
       server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
       #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
-      process = try ChildProcess(
-        Binary.path, ["run", "--input", input, "--format", "json", "--bars", "8"] + arguments,
-        environment: server.environment)
+      let command =
+        [Binary.path, "run", "--input", input, "--format", "json", "--bars", "8"] + arguments
+      let (executable, fullArguments) =
+        try library.map { try AudioLibraryTests.hidden($0) + command }.map {
+          ($0[0], Array($0[1...]))
+        }
+        ?? (command[0], Array(command[1...]))
+      process = try ChildProcess(executable, fullArguments, environment: server.environment)
       // The first frame, then let the idle null sink's 2 s render-ahead block pass so
       // the daemon's one-frame latency is in force before anything is timed. PipeWire's null
       // sink renders one quantum at a time: a new stream's samples come within ~0.1 s.
@@ -272,7 +279,8 @@ struct PulseEndToEndTests {
     #expect(down?.0.state == "stopped")
     usleep(1_000_000)  // several retries: 100, 200, 400 ms…
     try daemon.server.start()
-    #expect(daemon.waitForFrame(timeout: 4) { $0.connected } != nil)
+    // The back-off's longest step (2 s) may have been reached while it was down.
+    #expect(daemon.waitForFrame(timeout: 7) { $0.connected } != nil)
     #expect(daemon.process.isRunning)
     // One line for the outage however many retries it took, one for the return.
     let log = daemon.process.standardError.split(separator: "\n")

@@ -1,3 +1,4 @@
+internal import CAudioLibraries
 internal import CSndFile
 import Glibc
 
@@ -37,6 +38,11 @@ package final class AudioFile {
     var status = stat()
     if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
       throw AudioFileError(path: path, message: "is a directory, not an audio file")
+    }
+    // libsndfile is opened here, not linked (CAudioLibraries): live capture never maps it.
+    if let error = pulsebar_open_libsndfile() {
+      throw AudioFileError(
+        path: path, message: "\(String(cString: error)); install libsndfile1 to read audio files")
     }
     guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
       let reason = String(cString: sf_strerror(nil))

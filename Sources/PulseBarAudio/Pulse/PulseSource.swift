@@ -1,3 +1,4 @@
+internal import CAudioLibraries
 internal import CPulse
 import Glibc
 import PulseBarSystem
@@ -140,6 +141,14 @@ package final class PulseSource: EngineDrivenCapture {
   package func start(into buffer: CaptureBuffer) {
     let settings = settings
     precondition(buffer.channels == settings.channels && buffer.sampleRate == settings.sampleRate)
+    // libpulse is opened here, not linked (CAudioLibraries): a desktop without it gets this
+    // line, and frames that say "disconnected", as when no server answers.
+    if let error = pulsebar_open_libpulse() {
+      log(
+        "PulseAudio: \(String(cString: error)); install libpulse0, or record PipeWire natively (--input pipewire)"
+      )
+      return
+    }
     if isDrivenByCaller { return startDriven(into: buffer, settings: settings) }
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
