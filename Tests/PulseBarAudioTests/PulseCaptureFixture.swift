@@ -175,9 +175,15 @@ final class PulseCaptureFixture {
   {
     let player = try server.play(tone: 1000, seconds: 5, sink: sink)
     #expect(
-      wait(Self.serverReaction) { $0.activity == .running } != nil, sourceLocation: sourceLocation)
-    let level = rms(collectPlaying(for: 0.3))
-    #expect(level > 0.05, "rms \(level)", sourceLocation: sourceLocation)
+      wait(Self.serverReaction) { $0.activity == .running } != nil,
+      "\(buffer.status); debug lines \(debugLines)", sourceLocation: sourceLocation)
+    #expect(
+      waitForSamples(), "no samples: \(buffer.status); debug lines \(debugLines)",
+      sourceLocation: sourceLocation)
+    let level = rms(collect(for: 0.3))
+    #expect(
+      level > 0.05, "rms \(level): \(buffer.status); debug lines \(debugLines)",
+      sourceLocation: sourceLocation)
     player.send(SIGKILL)
     _ = try player.waitForExit(timeout: 5)
   }

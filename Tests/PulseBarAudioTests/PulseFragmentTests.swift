@@ -59,7 +59,9 @@ struct PulseFragmentTests {
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
     for (rounds, round) in ["first music", "music after a pause"].enumerated().map({ ($0 + 1, $1) })
     {
-      let player = try fixture.server.play(tone: 1000, seconds: 6)
+      // Longer than a round can take on a loaded machine (the waits below add up to ~12 s at
+      // worst; a CI run saw the 6 s tone end inside the steady window): killed at its end.
+      let player = try fixture.server.play(tone: 1000, seconds: 15)
       defer { player.send(SIGKILL) }
       #expect(fixture.waitForSamples(), "\(round): no samples")
       // 512 frames: 86 a second at 44.1 kHz; for as long as music plays they would double
@@ -88,7 +90,7 @@ struct PulseFragmentTests {
   func pipeWireQuantumFragments() throws {
     let fixture = try PulseCaptureFixture(.pipewire)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: 1000, seconds: 6)
+    let player = try fixture.server.play(tone: 1000, seconds: 10)
     defer { player.send(SIGKILL) }
     #expect(fixture.waitForSamples())
     usleep(300_000)
@@ -101,7 +103,7 @@ struct PulseFragmentTests {
   func keepsPipeWireQuantum() throws {
     let fixture = try PulseCaptureFixture(.pipewire)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: 1000, seconds: 3)
+    let player = try fixture.server.play(tone: 1000, seconds: 6)
     defer { player.send(SIGKILL) }
     #expect(fixture.waitForSamples())
     // pipewire-pulse turns our fragment into node.latency; the graph (48 kHz) runs at the

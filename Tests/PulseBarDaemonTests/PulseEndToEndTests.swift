@@ -204,8 +204,9 @@ struct PulseEndToEndTests {
   static func expectReloadToStereoKeepsFlowing(_ kind: AudioServerKind, input: String) throws {
     let config = Binary.temporaryDirectory() + "/pulsebar.conf"
     try writeTextFile(config, "[general]\nchannels = mono\n")
-    let daemon = try Daemon(kind, input: input, arguments: ["--config", config])
-    let player = try daemon.server.play(tone: 440, seconds: 10)
+    let daemon = try Daemon(kind, input: input, arguments: ["--config", config, "-v"])
+    // Outlasts the waits below on a loaded machine (up to 8 s to play, 3.5 s after the reload).
+    let player = try daemon.server.play(tone: 440, seconds: 15)
     Self.expectStraightToPlaying(daemon)
     try writeTextFile(config, "[general]\nchannels = stereo\n")
     daemon.process.send(SIGHUP)
@@ -218,7 +219,9 @@ struct PulseEndToEndTests {
     #expect(pace > 0.85 && pace < 1.15, "\(pace) s of audio per second")
     // Mono samples written into the stereo buffer would be dropped: no sound, and `paused`
     // after the 2 s silence timeout. Sound after 3 s means the stream was rebuilt in stereo.
-    #expect(frames.last?.state == "playing", "\(frames.last?.line ?? "no frame")")
+    #expect(
+      frames.last?.state == "playing",
+      "\(frames.last?.line ?? "no frame"); stderr: \(daemon.process.standardError)")
     #expect(frames.allSatisfy { $0.connected })
     #expect((frames.last?.bars.max() ?? 0) > 0.1, "\(frames.last?.line ?? "no frame")")
     player.send(SIGKILL)
