@@ -25,14 +25,23 @@ struct PulseSourceRecoveryTests {
     // linking the new stream: the stream stays where it was and no moved event comes (2 of 6
     // runs beside two busy loops; a move that takes is seen within 0.1 s). Such a move is
     // asked again; what is tested is what the source does once the server has moved its stream.
+    // It goes back once two lookups 2 s apart name pb_sink_a's sink the default (a server
+    // that names the old default for a moment after a move of its own must not undo it).
     var back: Double?
-    for _ in 0..<6 where back == nil {
+    for _ in 0..<4 where back == nil {
       try fixture.server.pactl(["move-source-output", index, "pb_sink_b.monitor"])
-      back = fixture.wait(2) {
+      back = fixture.wait(4) {
         $0.sourceName == "pb_sink_a.monitor" && $0.generation != generation
       }
     }
     #expect(back != nil, "status \(fixture.buffer.status)")
+    // Not at the first lookup, half a second after the move: at the second, 2 s after it.
+    #expect(
+      (back ?? 0) >= 2.3, "back after \(back ?? -1) s: \(fixture.debugLines)")
+    #expect(
+      fixture.debugLines.contains(
+        "PulseAudio: the server still names the sink of pb_sink_a.monitor its default; looking again in 2 s"
+      ), "\(fixture.debugLines)")
     let sources = try fixture.server.pactl(["list", "short", "sources"])
     let monitorA = try #require(sources.first { $0.contains("pb_sink_a.monitor") })
     let indexA = String(monitorA.split(separator: "\t")[0])

@@ -63,7 +63,8 @@ struct PulseEndToEndTests {
   /// pipewire-pulse 0.3.65, polled every 0.5 ms).
   /// The timeout is for a loaded machine (a CI run's parallel servers): playback shows within
   /// ~0.1 s here; the tests that time it say so themselves.
-  static func expectStraightToPlaying(_ daemon: Daemon, timeout: Double = 8) {
+  @discardableResult
+  static func expectStraightToPlaying(_ daemon: Daemon, timeout: Double = 8) -> Bool {
     var states: [String] = []
     let playing = daemon.waitForFrame(timeout: timeout) { frame in
       states.append(frame.state)
@@ -72,6 +73,7 @@ struct PulseEndToEndTests {
     #expect(
       playing != nil, "never playing; states \(states); stderr: \(daemon.process.standardError)")
     #expect(!states.contains("paused"), "states on the way: \(states)")
+    return playing != nil
   }
 
   /// The fields of one json frame the tests look at.
@@ -326,12 +328,17 @@ struct PulseEndToEndTests {
     "a default-sink switch is followed: frames name the new monitor and show its audio",
     arguments: AudioServerKind.allCases)
   func followsDefaultSink(_ kind: AudioServerKind) throws {
-    let daemon = try Daemon(kind)
+    // `-v`: a failure prints the capture's debug lines with the daemon's stderr.
+    let daemon = try Daemon(kind, arguments: ["-v"])
     try daemon.server.setDefaultSink("pb_sink_b")
     let moved = daemon.waitForFrame(timeout: 5) { $0.source == "pb_sink_b.monitor" }
     #expect(moved != nil, "source never became pb_sink_b.monitor")
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
-    Self.expectStraightToPlaying(daemon)
+    if !Self.expectStraightToPlaying(daemon) {
+      // What the server itself says the default is by now.
+      let named = (try? daemon.server.pactl(["get-default-sink"])) ?? []
+      Issue.record("the server names \(named) the default sink")
+    }
     player.send(SIGKILL)
   }
 

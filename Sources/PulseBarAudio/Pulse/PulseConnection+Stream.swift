@@ -1,5 +1,6 @@
 internal import CPulse
 import PulseBarCore
+import PulseBarSystem
 
 // MARK: - Record stream
 
@@ -29,6 +30,9 @@ extension PulseConnection {
   /// server then passes its blocks through instead of converting every fragment. `rate` is
   /// the source's own rate: on PipeWire, the graph's, which sizes the fragment.
   func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t, rate: UInt32) {
+    if settings.sourceName == nil, let move = serverMove, keepsServerMove(move, lookedUp: source) {
+      return
+    }
     // A new target, or a new sink under a stream the server already moved there.
     if stream == nil || streamSource != source || monitoredSink != sink {
       debug?(
@@ -117,12 +121,14 @@ extension PulseConnection {
     if let device = pa_stream_get_device_name(stream) {
       let source = String(cString: device)
       debug?("PulseAudio: the server moved the record stream to \(source)")
+      if settings.sourceName == nil { serverMove = ServerMove(to: source, from: streamSource) }
       streamSource = source
       buffer.discardAll()
       buffer.updateStatus {
         $0.sourceName = source
         $0.generation &+= 1
       }
+      requestMonitoredSink(of: source)
     }
     // Where the stream should be is looked up once the server has settled, not at once:
     // pipewire-pulse can move the stream (WirePlumber following a `wpctl set-default`) before
@@ -135,6 +141,64 @@ extension PulseConnection {
 
   /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
   static let settleAfterMove: UInt64 = 500_000
+
+  /// How long after a lookup that overruled a server move the default is looked up again
+  /// before the stream goes back (see ``keepsServerMove(_:lookedUp:)``).
+  static let confirmOverruledMove: UInt64 = 2_000_000
+
+  /// Whether a lookup of the default that found `source` leaves the stream where the server
+  /// moved it (for now), rather than recording `source`.
+  ///
+  /// pipewire-pulse can name the old default for a while after WirePlumber moved our stream to
+  /// the new one (a CI run: moved to pb_sink_b's monitor, the lookup half a second later still
+  /// named pb_sink_a, and no server event followed): going back at once recorded the old sink
+  /// for good. So a lookup that names the sink the stream was moved away from is trusted only
+  /// when a second one, two seconds later, says the same; then the stream goes back (a stream
+  /// moved by hand returns to the default's monitor, 2.5 s after the move). A lookup that
+  /// agrees with the move, or names a third source, ends the wait.
+  func keepsServerMove(_ move: ServerMove, lookedUp source: String) -> Bool {
+    guard source != move.to, source == move.from else {
+      serverMove = nil
+      return false
+    }
+    let now = monotonicSeconds()
+    let confirmAfter = Double(Self.confirmOverruledMove) / 1_000_000
+    guard let overruledAt = move.overruledAt else {
+      serverMove?.overruledAt = now
+      debug?(
+        "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
+      )
+      scheduleRetry(after: Self.confirmOverruledMove)
+      return true
+    }
+    // A lookup another event asked for meanwhile; the timer's comes later.
+    if now - overruledAt < confirmAfter * 0.9 { return true }
+    serverMove = nil
+    return false
+  }
+
+  /// Finds which sink the source the server moved us to monitors, so the activity follows the
+  /// stream there (a player on the new sink uncorks it) before the default is looked up.
+  private func requestMonitoredSink(of source: String) {
+    guard let context else { return }
+    release(
+      pa_context_get_source_info_by_name(
+        context, source,
+        { context, info, end, userdata in
+          PulseConnection.from(userdata).movedSourceInfo(context, info, end: end)
+        }, userdata))
+  }
+
+  private func movedSourceInfo(
+    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_source_info>?, end: Int32
+  ) {
+    assertOnLoop()
+    guard replied == context, end == 0, let source = info?.pointee,
+      streamSource == String(cString: source.name)
+    else { return }
+    monitoredSink = source.monitor_of_sink == UInt32.max ? nil : source.monitor_of_sink
+    updateActivity()
+  }
 
   /// The read callback: copy every readable fragment into the buffer and drop it.
   /// Runs once per fragment while recording, so it allocates nothing.
@@ -249,6 +313,7 @@ extension PulseConnection {
     pa_stream_unref(stream)
     self.stream = nil
     streamSource = nil
+    serverMove = nil
   }
 
   // MARK: - Activity and corking

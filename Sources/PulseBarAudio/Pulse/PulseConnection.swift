@@ -13,6 +13,14 @@ import PulseBarSystem
 /// Callbacks find it through their `userdata`, an unretained
 /// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
 final class PulseConnection {
+  /// A move of the record stream the server made: where to, from where, and when (monotonic
+  /// seconds) a lookup first named the old source's sink as the default since, if one did.
+  struct ServerMove {
+    var to: String
+    var from: String?
+    var overruledAt: Double?
+  }
+
   let mainloop: PulseMainloop
   let api: UnsafeMutablePointer<pa_mainloop_api>
   /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
@@ -41,6 +49,9 @@ final class PulseConnection {
   var sourceRate: UInt32 = 0
   /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
   var monitoredSink: UInt32?
+  /// The last move the server made on its own while the default is followed, until a lookup
+  /// of the default agrees with it or overrules it (``PulseConnection/record(source:monitoring:format:rate:)``).
+  var serverMove: ServerMove?
   /// The stream delivers s16 (the source's own format), converted through `scratch`.
   var streamIsInt16 = false
   /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
