@@ -19,12 +19,7 @@ extension PulseConnection {
     guard let context, replied == context else { return }
     onPipeWire = info?.pointee.server_name.map { String(cString: $0).contains("PipeWire") } ?? false
     if let name = settings.sourceName {
-      release(
-        pa_context_get_source_info_by_name(
-          context, name,
-          { context, info, end, userdata in
-            PulseConnection.from(userdata).sourceInfo(context, info, end: end)
-          }, userdata))
+      requestSourceInfo(name)
       return
     }
     guard let sinkName = info?.pointee.default_sink_name else {
@@ -56,11 +51,34 @@ extension PulseConnection {
       rate: sink.sample_spec.rate)
   }
 
+  /// Asks for `name`'s source info: the named source to record, or (following the default)
+  /// the source the server moved the stream to.
+  func requestSourceInfo(_ name: String) {
+    guard let context else { return }
+    release(
+      pa_context_get_source_info_by_name(
+        context, name,
+        { context, info, end, userdata in
+          PulseConnection.from(userdata).sourceInfo(context, info, end: end)
+        }, userdata))
+  }
+
   private func sourceInfo(
     _ replied: OpaquePointer?, _ info: UnsafePointer<pa_source_info>?, end: Int32
   ) {
     assertOnLoop()
     guard replied == context else { return }
+    guard settings.sourceName != nil else {
+      // Following the default: the server moved the stream to this source; its sink drives
+      // the activity from now on.
+      guard end == 0, let source = info?.pointee, streamSource == String(cString: source.name)
+      else { return }
+      let sink = source.monitor_of_sink == UInt32.max ? nil : source.monitor_of_sink
+      if sink != monitoredSink { debugRecording(String(cString: source.name), monitoring: sink) }
+      monitoredSink = sink
+      updateActivity()
+      return
+    }
     if end < 0 {
       // No such source (yet): wait for a source event.
       if !sourceMissingLogged, let name = settings.sourceName {

@@ -35,8 +35,7 @@ extension PulseConnection {
     }
     // A new target, or a new sink under a stream the server already moved there.
     if stream == nil || streamSource != source || monitoredSink != sink {
-      debug?(
-        "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
+      debugRecording(source, monitoring: sink)
     }
     monitoredSink = sink
     sourceRate = rate
@@ -128,7 +127,9 @@ extension PulseConnection {
         $0.sourceName = source
         $0.generation &+= 1
       }
-      requestMonitoredSink(of: source)
+      // Which sink the new monitor belongs to, so a player there uncorks the stream before
+      // the default is looked up (``sourceInfo``).
+      requestSourceInfo(source)
     }
     // Where the stream should be is looked up once the server has settled, not at once:
     // pipewire-pulse can move the stream (WirePlumber following a `wpctl set-default`) before
@@ -137,6 +138,12 @@ extension PulseConnection {
     // the old sink's monitor for good). A default switch also sends a server event, which
     // looks at once; a stream moved elsewhere by hand goes back after this delay.
     scheduleRetry(after: Self.settleAfterMove)
+  }
+
+  /// The `-v` line that says what the stream records.
+  func debugRecording(_ source: String, monitoring sink: UInt32?) {
+    debug?(
+      "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
   }
 
   /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
@@ -175,29 +182,6 @@ extension PulseConnection {
     if now - overruledAt < confirmAfter * 0.9 { return true }
     serverMove = nil
     return false
-  }
-
-  /// Finds which sink the source the server moved us to monitors, so the activity follows the
-  /// stream there (a player on the new sink uncorks it) before the default is looked up.
-  private func requestMonitoredSink(of source: String) {
-    guard let context else { return }
-    release(
-      pa_context_get_source_info_by_name(
-        context, source,
-        { context, info, end, userdata in
-          PulseConnection.from(userdata).movedSourceInfo(context, info, end: end)
-        }, userdata))
-  }
-
-  private func movedSourceInfo(
-    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_source_info>?, end: Int32
-  ) {
-    assertOnLoop()
-    guard replied == context, end == 0, let source = info?.pointee,
-      streamSource == String(cString: source.name)
-    else { return }
-    monitoredSink = source.monitor_of_sink == UInt32.max ? nil : source.monitor_of_sink
-    updateActivity()
   }
 
   /// The read callback: copy every readable fragment into the buffer and drop it.
