@@ -218,7 +218,10 @@ struct PulseEndToEndTests {
     let wall = ChildProcess.now() - start
     let times = frames.compactMap { $0.field("time").flatMap { Double($0) } }
     let pace = ((times.last ?? 0) - (times.first ?? 0)) / wall
-    #expect(pace > 0.85 && pace < 1.15, "\(pace) s of audio per second")
+    #expect(
+      pace > 0.85 && pace < 1.15,
+      "\(pace) s of audio per second over \(frames.count) frames; stderr: \(daemon.process.standardError)"
+    )
     // Mono samples written into the stereo buffer would be dropped: no sound, and `paused`
     // after the 2 s silence timeout. Sound after 3 s means the stream was rebuilt in stereo.
     #expect(
