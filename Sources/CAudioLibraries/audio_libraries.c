@@ -111,24 +111,23 @@ static const char *copy_error(const char *library, const char *detail) {
 #define RESOLVE_SNDFILE(type, name, parameters, arguments) \
   RESOLVE(sndfile, type, name, parameters, arguments)
 
+/// dlopen's `file`, or NULL with `*error` set to the loader's message.
+static void *open_library(const char *file, const char **error) {
+  void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) *error = copy_error(file, dlerror());
+  return handle;
+}
+
 static void load_pulse(void) {
   const char *file = "libpulse.so.0";
-  void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    pulse.error = copy_error(file, dlerror());
-    return;
-  }
-  PULSE_FUNCTIONS(RESOLVE_PULSE, RESOLVE_PULSE)
+  void *handle = open_library(file, &pulse.error);
+  if (handle) { PULSE_FUNCTIONS(RESOLVE_PULSE, RESOLVE_PULSE) }
 }
 
 static void load_sndfile(void) {
   const char *file = "libsndfile.so.1";
-  void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    sndfile.error = copy_error(file, dlerror());
-    return;
-  }
-  SNDFILE_FUNCTIONS(RESOLVE_SNDFILE, RESOLVE_SNDFILE)
+  void *handle = open_library(file, &sndfile.error);
+  if (handle) { SNDFILE_FUNCTIONS(RESOLVE_SNDFILE, RESOLVE_SNDFILE) }
 }
 
 const char *pulsebar_open_libpulse(void) {

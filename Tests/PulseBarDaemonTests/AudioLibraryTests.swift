@@ -60,10 +60,10 @@ struct AudioLibraryTests {
   func withoutLibsndfile() throws {
     let directory = try TemporaryDirectory()
     let path = try makeTestAudio(in: directory.path, seconds: 1)
-    let run = try ChildProcess(
-      "unshare",
-      Array(try Self.hidden("libsndfile.so.1").dropFirst())
-        + [Binary.path, "run", "--input", "file:\(path)", "--offline", "--format", "raw"])
+    let command =
+      try Self.hidden("libsndfile.so.1")
+      + [Binary.path, "run", "--input", "file:\(path)", "--offline", "--format", "raw"]
+    let run = try ChildProcess(command[0], Array(command.dropFirst()))
     #expect(try run.waitForExit(timeout: 10) == 1, "\(run.standardError)")
     #expect(
       run.standardError.hasPrefix("pulsebar: \(path): cannot load libsndfile.so.1 (")

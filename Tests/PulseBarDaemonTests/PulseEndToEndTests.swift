@@ -28,12 +28,8 @@ struct PulseEndToEndTests {
       #expect(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path) is missing")
       let command =
         [Binary.path, "run", "--input", input, "--format", "json", "--bars", "8"] + arguments
-      let (executable, fullArguments) =
-        try library.map { try AudioLibraryTests.hidden($0) + command }.map {
-          ($0[0], Array($0[1...]))
-        }
-        ?? (command[0], Array(command[1...]))
-      process = try ChildProcess(executable, fullArguments, environment: server.environment)
+      let full = try (library.map(AudioLibraryTests.hidden) ?? []) + command
+      process = try ChildProcess(full[0], Array(full.dropFirst()), environment: server.environment)
       // The first frame, then let the idle null sink's 2 s render-ahead block pass so
       // the daemon's one-frame latency is in force before anything is timed. PipeWire's null
       // sink renders one quantum at a time: a new stream's samples come within ~0.1 s.

@@ -30,9 +30,7 @@ extension PulseConnection {
   /// server then passes its blocks through instead of converting every fragment. `rate` is
   /// the source's own rate: on PipeWire, the graph's, which sizes the fragment.
   func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t, rate: UInt32) {
-    if settings.sourceName == nil, let move = serverMove, keepsServerMove(move, lookedUp: source) {
-      return
-    }
+    if keepsServerMove(lookedUp: source) { return }
     // A new target, or a new sink under a stream the server already moved there.
     if stream == nil || streamSource != source || monitoredSink != sink {
       debugRecording(source, monitoring: sink)
@@ -150,7 +148,7 @@ extension PulseConnection {
   static let settleAfterMove: UInt64 = 500_000
 
   /// How long after a lookup that overruled a server move the default is looked up again
-  /// before the stream goes back (see ``keepsServerMove(_:lookedUp:)``).
+  /// before the stream goes back (see ``keepsServerMove(lookedUp:)``).
   static let confirmOverruledMove: UInt64 = 2_000_000
 
   /// Whether a lookup of the default that found `source` leaves the stream where the server
@@ -163,7 +161,8 @@ extension PulseConnection {
   /// when a second one, two seconds later, says the same; then the stream goes back (a stream
   /// moved by hand returns to the default's monitor, 2.5 s after the move). A lookup that
   /// agrees with the move, or names a third source, ends the wait.
-  func keepsServerMove(_ move: ServerMove, lookedUp source: String) -> Bool {
+  func keepsServerMove(lookedUp source: String) -> Bool {
+    guard let move = serverMove else { return false }
     guard source != move.to, source == move.from else {
       serverMove = nil
       return false
