@@ -18,7 +18,8 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # with pw-cli from pipewire-bin and wpctl from wireplumber), sox, valgrind, real clients
 # (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, what reads the
 # generated man page and completions (man-db, zsh, fish), and a private session bus with a
-# real MPRIS player (dbus, mpv with mpv-mpris).
+# real MPRIS player (dbus, mpv with mpv-mpris), and the fake hostile player the tests run
+# (Tests/Fixtures/fake-mpris-player.py: python3-dbus, python3-gi).
 # Debian 12 installs pulseaudio and pipewire-pulse side by side (neither conflicts with nor
 # replaces the other; CI, a fresh machine, gets both in one apt call). But a desktop whose
 # sound runs through one of them does not get the other: on a PipeWire desktop (pipewire-pulse
@@ -27,7 +28,7 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # desktop's socket at the next login. The tests then skip that server's half, saying why.
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
-	zsh fish mpv mpv-mpris dbus
+	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib

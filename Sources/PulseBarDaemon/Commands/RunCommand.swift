@@ -118,7 +118,7 @@ package enum RunCommand {
   {
     guard configuration.input.isAudioServer else { return nil }
     do {
-      return try PlayerWatcher.start { logger.warning($0) }
+      return try PlayerWatcher.start(log: { logger.warning($0) }, debug: { logger.debug($0) })
     } catch {
       logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
       return nil

@@ -17,7 +17,11 @@ import PulseBarSystem
 /// timeout), then not at all. Runs on the thread that calls ``run()``.
 ///
 /// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
-/// the player or its track changed, and the change is a frame of its own.
+/// the player or its track changed. Player changes merge into frames: the latest one is taken
+/// when a frame is due (one period after the last frame), and the feed is not polled in
+/// between, so a player that floods the bus with changes costs at most one wake-up and one
+/// frame per period. While audio flows the next audio frame carries it; otherwise it is a
+/// frame of its own.
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
@@ -48,6 +52,8 @@ package final class Engine {
   private var lastStatusText = ""
   private var lastStatusKey: (PlaybackState, Bool, UInt32)?
   private var stopping = false
+  /// The player feed signalled a change that is not yet in the pipeline (see the type's docs).
+  private var playerChangePending = false
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
@@ -109,14 +115,27 @@ package final class Engine {
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
       noteArrival()
-      if let players, let playersIndex, !poll.ready(playersIndex).isEmpty,
-        let change = players.takeChange()
+      if let playersIndex, !poll.ready(playersIndex).isEmpty {
+        // Not polled again until the change is taken.
+        playerChangePending = true
+        poll.update(playersIndex, [])
+      }
+      var playerFrameWanted = false
+      if let players, let playersIndex, playerChangePending,
+        monotonicSeconds() >= pacer.lastFrame + pacer.period
       {
-        // A pause, a new track, a player gone: a frame at once, as for a capture status.
-        pipeline.nowPlaying = change
-        tickWithoutAudio()
+        playerChangePending = false
+        poll.update(playersIndex, .readable)
+        if let change = players.takeChange() {
+          // A pause, a new track, a player gone.
+          pipeline.nowPlaying = change
+          playerFrameWanted = true
+        }
       }
       let produced = consumeAudio()
+      if playerFrameWanted && !produced && monotonicSeconds() >= pacer.lateAfter {
+        tickWithoutAudio()
+      }
       if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
@@ -134,6 +153,7 @@ package final class Engine {
   private func pollTimeout() -> Int32 {
     let now = monotonicSeconds()
     if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
+    if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }
     let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
     guard needsTicks else { return -1 }
     // While audio flows it paces the frames; tick only once it is late.
