@@ -19,7 +19,9 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, what reads the
 # generated man page and completions (man-db, zsh, fish), and a private session bus with a
 # real MPRIS player (dbus, mpv with mpv-mpris), and the fake hostile player the tests run
-# (Tests/Fixtures/fake-mpris-player.py: python3-dbus, python3-gi).
+# (Tests/Fixtures/fake-mpris-player.py: python3-dbus, python3-gi); the real bars the recipes
+# are tested in (sway, waybar and grim; Xvfb, polybar, xdotool and ImageMagick's import), Noto
+# beside DejaVu, and fontTools to read the fonts' advances.
 # Debian 12 installs pulseaudio and pipewire-pulse side by side (neither conflicts with nor
 # replaces the other; CI, a fresh machine, gets both in one apt call). But a desktop whose
 # sound runs through one of them does not get the other: on a PipeWire desktop (pipewire-pulse
@@ -28,7 +30,8 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # desktop's socket at the next login. The tests then skip that server's half, saying why.
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
-	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi
+	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
+	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
@@ -41,7 +44,7 @@ ZSH_COMPLETION_DIR ?= $(DATA_HOME)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
-.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
+.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz screenshots \
 	install uninstall generated hot-functions clean
 
 all: build
@@ -68,6 +71,14 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --xunit-output .build/test-results.xml
 	$(MAKE) lint
+
+## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline}.png, taken by the
+## real-bar tests (the shipped recipes in Waybar on headless sway and polybar on Xvfb)
+screenshots: test-deps
+	$(SWIFT) build --build-tests
+	mkdir -p docs/screenshots
+	PULSEBAR_SCREENSHOTS=$(CURDIR)/docs/screenshots $(SWIFT) test --skip-build --disable-xctest \
+		--filter 'recipeInWaybar|recipeInPolybar'
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
 sanitize: test-deps
