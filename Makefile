@@ -3,6 +3,9 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
+# The one version: `pulsebar --version`, the man page and the Debian package say it (a test
+# checks the Swift constant and debian/changelog against this file).
+VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
@@ -28,6 +31,10 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus
+# What `make deb` adds: dpkg-buildpackage and debhelper.
+DEB_PACKAGES = debhelper dpkg-dev
+# Where `make deb` puts the .deb (with its -dbgsym, .buildinfo and .changes).
+DIST = dist
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
@@ -41,7 +48,7 @@ FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
-	install uninstall generated hot-functions clean
+	install uninstall deb generated hot-functions clean
 
 all: build
 
@@ -105,6 +112,18 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT="$(SWIFT)" fuzz/run.sh
 
+## deb: the Debian package, dist/pulsebar_VERSION_ARCH.deb (dpkg-buildpackage, debian/); the
+## Swift toolchain is SWIFT's, else /opt/swift's
+deb: deps
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh apt "" $(DEB_PACKAGES)
+	mkdir -p $(DIST)
+	ARCH=$$(dpkg-architecture -qDEB_HOST_ARCH) && \
+	PULSEBAR_DIST=$(CURDIR)/$(DIST) \
+		dpkg-buildpackage -b -us -uc \
+		--buildinfo-option=-u$(DIST) --buildinfo-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.buildinfo \
+		--changes-option=-u$(DIST) --changes-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.changes
+	@echo "make deb: $$(ls $(DIST)/pulsebar_$(VERSION)_*.deb); install it with: sudo apt install ./$$(ls $(DIST)/pulsebar_$(VERSION)_*.deb)"
+
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)
 install: release
@@ -136,4 +155,4 @@ uninstall:
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST)
