@@ -30,8 +30,9 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # desktop's socket at the next login. The tests then skip that server's half, saying why.
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
-	zsh fish mpv mpv-mpris dbus
-# What `make deb` adds: dpkg-buildpackage and debhelper.
+	zsh fish mpv mpv-mpris dbus debhelper dpkg-dev lintian
+# What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
+# CI installs the package: scripts/package-test.sh).
 DEB_PACKAGES = debhelper dpkg-dev
 # Where `make deb` puts the .deb (with its -dbgsym, .buildinfo and .changes).
 DIST = dist
@@ -48,7 +49,7 @@ FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
-	install uninstall deb generated hot-functions clean
+	install uninstall deb package-test generated hot-functions clean
 
 all: build
 
@@ -123,6 +124,11 @@ deb: deps
 		--buildinfo-option=-u$(DIST) --buildinfo-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.buildinfo \
 		--changes-option=-u$(DIST) --changes-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.changes
 	@echo "make deb: $$(ls $(DIST)/pulsebar_$(VERSION)_*.deb); install it with: sudo apt install ./$$(ls $(DIST)/pulsebar_$(VERSION)_*.deb)"
+
+## package-test: builds the package, installs it, runs the installed pulsebar without the
+## Swift toolchain, verifies its units, purges it and checks nothing is left (CI; needs root)
+package-test: test-deps
+	SWIFT=$(SWIFT) scripts/package-test.sh
 
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)
