@@ -133,7 +133,7 @@ package-test: test-deps
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)
 install: release
-	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
+	install -Dm755 -s .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
 	install -Dm644 man/pulsebar.1 $(DESTDIR)$(MAN_DIR)/pulsebar.1
 	install -Dm644 completions/pulsebar.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar
 	install -Dm644 completions/_pulsebar $(DESTDIR)$(ZSH_COMPLETION_DIR)/_pulsebar
