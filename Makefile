@@ -3,6 +3,9 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
+# The one version: `pulsebar --version`, the man page and the Debian package say it (a test
+# checks the Swift constant and debian/changelog against this file).
+VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
@@ -31,7 +34,12 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
-	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools
+	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools debhelper dpkg-dev lintian
+# What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
+# CI installs the package: scripts/package-test.sh).
+DEB_PACKAGES = debhelper dpkg-dev
+# Where `make deb` puts the .deb (with its -dbgsym, .buildinfo and .changes).
+DIST = dist
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
@@ -44,8 +52,8 @@ ZSH_COMPLETION_DIR ?= $(DATA_HOME)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
-.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz screenshots \
-	install uninstall generated hot-functions clean
+.PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
+	screenshots install uninstall deb package-test generated hot-functions clean
 
 all: build
 
@@ -117,10 +125,27 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT="$(SWIFT)" fuzz/run.sh
 
+## deb: the Debian package, dist/pulsebar_VERSION_ARCH.deb (dpkg-buildpackage, debian/); the
+## Swift toolchain is SWIFT's, else /opt/swift's
+deb: deps
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh apt "" $(DEB_PACKAGES)
+	mkdir -p $(DIST)
+	ARCH=$$(dpkg-architecture -qDEB_HOST_ARCH) && \
+	PULSEBAR_DIST=$(CURDIR)/$(DIST) \
+		dpkg-buildpackage -b -us -uc \
+		--buildinfo-option=-u$(DIST) --buildinfo-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.buildinfo \
+		--changes-option=-u$(DIST) --changes-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.changes
+	@echo "make deb: $$(ls $(DIST)/pulsebar_$(VERSION)_*.deb); install it with: sudo apt install ./$$(ls $(DIST)/pulsebar_$(VERSION)_*.deb)"
+
+## package-test: builds the package, installs it, runs the installed pulsebar without the
+## Swift toolchain, verifies its units, purges it and checks nothing is left (CI; needs root)
+package-test: test-deps
+	SWIFT=$(SWIFT) scripts/package-test.sh
+
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)
 install: release
-	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
+	install -Dm755 -s .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
 	install -Dm644 man/pulsebar.1 $(DESTDIR)$(MAN_DIR)/pulsebar.1
 	install -Dm644 completions/pulsebar.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar
 	install -Dm644 completions/_pulsebar $(DESTDIR)$(ZSH_COMPLETION_DIR)/_pulsebar
@@ -148,4 +173,4 @@ uninstall:
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST)
