@@ -267,6 +267,9 @@ package enum RunCommand {
       notifier?.status(status)
       ResidentPages.releaseCleanFileMappings()
     }
+    engine.onFrameRate = { rate in
+      logger.debug("analysing \(rate) frames a second (the fastest consumer's rate)")
+    }
     var stderrLog: StderrRedirection?
     if let view = terminal?.view {
       // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.

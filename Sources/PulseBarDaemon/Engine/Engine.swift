@@ -36,6 +36,9 @@ package final class Engine {
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
   package var onStatus: ((String) -> Void)?
+  /// Called with the frames a second analysed when that changes (it follows the fastest
+  /// consumer: see ``FramePipeline/wantedFrameRate``).
+  package var onFrameRate: ((Int) -> Void)?
   /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
   package var input: (descriptor: FileDescriptor, handle: () -> Bool)?
 
@@ -234,6 +237,13 @@ package final class Engine {
       }
     }
     pipeline.retainConsumers(keys)
+    // Analyse no faster than the fastest consumer reads.
+    let rate = pipeline.wantedFrameRate
+    if rate != pipeline.frameRate || force {
+      pipeline.setFrameRate(rate)
+      pacer.changeFrameRate(to: pipeline.frameRate)
+      onFrameRate?(pipeline.frameRate)
+    }
   }
 
   private func apply(_ newStatus: CaptureStatus) {
