@@ -185,7 +185,7 @@ package enum RunCommand {
     var deliveries: [FrameDelivery] = []
     // In the foreground the terminal view owns stdout.
     if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
-    let socket: SocketDelivery?
+    let socket: SocketHandler?
     do {
       socket = try DaemonSocket.open(
         socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
@@ -199,7 +199,7 @@ package enum RunCommand {
       deliveries.append(terminal)
       if let socket {
         terminal.socketFigures = {
-          (socket.server.clientCount, socket.server.droppedFrames)
+          (socket.clientCount, socket.droppedFrames)
         }
       }
     }
@@ -284,7 +284,12 @@ package enum RunCommand {
       stderrLog?.restore()
     }
     source.start(into: buffer)
-    socket?.server.start()
+    do {
+      try socket?.start()
+    } catch {
+      logger.error("socket: \(error)")
+      return 1
+    }
     notifier?.ready(status: "capturing \(configuration.input)")
     let health = engine.health
     notifier?.startWatchdog { limit in health.isHealthy(limit: limit) }
@@ -292,7 +297,7 @@ package enum RunCommand {
     logger.debug("released \(released.kilobytes) kB of start-up pages")
     let status = engine.run()
     notifier?.stopping()
-    socket?.server.stop()
+    socket?.stop()
     players?.stop()
     source.stop()
     return status

@@ -95,12 +95,12 @@ package final class Engine {
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
     let playersIndex = players.map { poll.add($0.wakeDescriptor) }
-    // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
-    let firstWake = poll.count
+    // Deliveries with descriptors of their own (the socket's clients, the terminal's redraws):
+    // (the delivery, its index in the poll set).
+    var wakes: [(delivery: FrameDelivery, index: Int)] = []
     for delivery in deliveries {
-      if let wake = delivery.wakeDescriptor { poll.add(wake) }
+      if let wake = delivery.wakeDescriptor { wakes.append((delivery, poll.add(wake))) }
     }
-    let wakes = firstWake..<poll.count
     let inputIndex = input.map { poll.add($0.descriptor) }
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
@@ -135,13 +135,14 @@ package final class Engine {
           playerFrameWanted = true
         }
       }
+      let deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: wakes)
       let produced = consumeAudio()
       if playerFrameWanted && !produced && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       }
       if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
-      } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
+      } else if !produced && deliveryWantsFrame {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
       if status.endOfStream && queuedHops == 0 {
@@ -151,9 +152,39 @@ package final class Engine {
     return 0
   }
 
-  /// How long poll may sleep: until the next queued frame is due; forever while nothing must
-  /// move without audio; else until the next tick once audio is late.
+  /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
+  /// when one wants the current frame delivered again.
+  private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
+    -> Bool
+  {
+    let now = monotonicNanoseconds()
+    var wantsFrame = false
+    for wake in wakes {
+      let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
+      if (due || !poll.ready(wake.index).isEmpty) && wake.delivery.service(now: now) {
+        wantsFrame = true
+      }
+    }
+    return wantsFrame
+  }
+
+  /// How long poll may sleep: until the next queued frame is due, or a delivery's deadline.
   private func pollTimeout() -> Int32 {
+    let frame = frameTimeout()
+    var earliest: UInt64?
+    for delivery in deliveries {
+      guard let deadline = delivery.nextDeadline else { continue }
+      earliest = min(earliest ?? deadline, deadline)
+    }
+    guard let earliest else { return frame }
+    let now = monotonicNanoseconds()
+    let wait = earliest <= now ? 0 : Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
+    return frame < 0 ? wait : min(frame, wait)
+  }
+
+  /// Until the next queued frame is due; forever while nothing must move without audio; else
+  /// until the next tick once audio is late.
+  private func frameTimeout() -> Int32 {
     let now = monotonicSeconds()
     if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
     if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }

@@ -50,6 +50,9 @@ package final class TerminalDelivery: FrameDelivery {
     keysVersion &+= 1
   }
 
+  /// A redraw was asked for: the engine delivers the current frame again.
+  package func service(now: UInt64) -> Bool { true }
+
   /// Asks the engine to deliver the current frame again (after a resize, say).
   package func requestRedraw() {
     wake.signal()
