@@ -22,7 +22,6 @@ package enum RunCommand {
       Console.error("pulsebar: --offline needs --input file:PATH\n")
       return 2
     }
-    signal(SIGPIPE, SIG_IGN)
     ResidentPages.useOneMallocArena()
     switch configuration.input {
     case .file(let path):
