@@ -87,7 +87,7 @@ let package = Package(
         "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
         "CFFTW", "AllocationCounter",
       ],
-      path: "bench", exclude: ["AllocationCounter"]),
+      path: "bench", exclude: ["AllocationCounter", "README.md"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     .target(
