@@ -233,6 +233,13 @@ package final class Engine {
     return true
   }
 
+  /// A frame for an event (a status change, a reload, a resize): while audio flows the next
+  /// audio frame, at most a period away, shows it, so the time stays seconds of audio; else a
+  /// tick now.
+  private func eventFrame() {
+    if monotonicSeconds() >= pacer.lateAfter { tickWithoutAudio() }
+  }
+
   private func tickWithoutAudio() {
     let now = monotonicSeconds()
     let elapsed = min(now - pacer.lastFrame, 0.25)
@@ -283,8 +290,8 @@ package final class Engine {
       pacer.reset()
     }
     status = newStatus
-    // A status change (a stream corked, the server gone) is a frame: the state shows at once.
-    tickWithoutAudio()
+    // A status change (a stream corked, the server gone) shows at once.
+    eventFrame()
   }
 
   private func reportStatus() {
@@ -307,7 +314,7 @@ package final class Engine {
       case .reload:
         if let configuration = reload?() { replacePipeline(configuration) }
       case .resize:
-        tickWithoutAudio()
+        eventFrame()
       }
     }
   }
@@ -329,6 +336,6 @@ package final class Engine {
     pipeline.nowPlaying = nowPlaying
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
-    tickWithoutAudio()
+    eventFrame()
   }
 }
