@@ -218,32 +218,12 @@ package enum RunCommand {
         defer { notifier?.ready(status: "reloaded") }
         logger.debug("reload: reading \(options.configPath ?? ConfigLoading.defaultPath())")
         do {
-          var reloaded = try ConfigLoading.load(path: options.configPath)
-          reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
-          // The input and the listening socket are made once; what belongs to them waits for
-          // a restart, and the log says so rather than ignoring it silently. Everything else
-          // applies now (Engine.replacePipeline): bars, format, channels and fps (the capture
-          // follows), glyphs, analysis, scene and bubbles.
-          var restartOnly: [String] = []
-          if reloaded.input != configuration.input { restartOnly.append("input.source") }
-          if reloaded.rawSampleRate != configuration.rawSampleRate
-            || reloaded.rawChannels != configuration.rawChannels
-          {
-            restartOnly.append("input.raw_*")
-          }
-          if reloaded.socketPath != configuration.socketPath
-            || reloaded.maxClients != configuration.maxClients
-          {
-            restartOnly.append("[socket]")
-          }
-          if !restartOnly.isEmpty {
-            logger.notice(
-              "config reloaded; \(restartOnly.joined(separator: ", ")) take effect at the next restart"
-            )
-          }
-          reloaded.input = configuration.input
-          reloaded.rawSampleRate = configuration.rawSampleRate
-          reloaded.rawChannels = configuration.rawChannels
+          let plan = ReloadPlan(
+            running: configuration,
+            reloaded: try ConfigLoading.apply(
+              options.overrides, to: ConfigLoading.load(path: options.configPath)))
+          if let notice = plan.notice { logger.notice(notice) }
+          let reloaded = plan.applied
           // The config's own bar count must lay out (the parser already refuses odd bars in
           // stereo; this catches more bars than the transform has bins at this rate).
           if let problem = LayoutCheck.problem(
