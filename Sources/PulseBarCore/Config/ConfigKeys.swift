@@ -77,7 +77,9 @@ package enum ConfigKeys {
     integer(
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
-    choice("output", "markup", \.markup, "waybar text markup: none, or pango to fade bubbles"),
+    choice(
+      "output", "markup", \.markup,
+      "markup pulsebar adds: none, pango (waybar, i3blocks), polybar or ansi"),
     text(
       "output", "offline_text", \.offlineText,
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),

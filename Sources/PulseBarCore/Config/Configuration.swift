@@ -49,7 +49,8 @@ package struct Configuration: Sendable, Equatable {
   package var barGlyphs: [String] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
   /// The top of the raw format's range, as cava's `ascii_max_range`.
   package var rawMax = 1000
-  /// Waybar text markup: `none` or `pango` (bubbles fade through Pango alpha).
+  /// The markup pulsebar itself adds to text lines (see ``Markup``). Values from outside
+  /// (titles, source names) are escaped for the line's reader whatever this says.
   package var markup = Markup.none
   /// Play/pause glyph frames from pause to play (the morph picks the nearest).
   package var morphGlyphs: [String] = MorphGlyph.defaultFrames
@@ -156,10 +157,18 @@ package enum OutputFormat: String, Sendable, CaseIterable {
   case raw
 }
 
-/// Markup in waybar's `text`.
+/// The markup pulsebar adds to a text line (fading bubbles, colour): `text` takes all four;
+/// waybar's `text` takes `pango` and draws every other choice as `none` (Waybar parses its
+/// text as Pango either way, so values there are always Pango-escaped).
 package enum Markup: String, Sendable, CaseIterable {
+  /// Plain text.
   case none
+  /// Pango markup: Waybar, i3blocks with `markup=pango`.
   case pango
+  /// polybar's `%{…}` tags.
+  case polybar
+  /// ANSI escape sequences, for a terminal.
+  case ansi
 }
 
 /// Where audio comes from: `auto`, `pulse[:SOURCE]`, `pipewire`, `file:PATH`, `fifo:PATH` or

@@ -159,14 +159,15 @@ package struct ByteLine: Equatable {
     for byte in utf8 { appendJSONEscaped(byte: byte) }
   }
 
-  /// Appends bytes escaped for Pango markup (`&`, `<`, `>`) inside a JSON string.
-  package mutating func appendMarkupEscaped(_ utf8: some Sequence<UInt8>) {
+  /// Appends bytes escaped for Pango markup (`&`, `<`, `>`), inside a JSON string unless
+  /// `inJSON` is false.
+  package mutating func appendMarkupEscaped(_ utf8: some Sequence<UInt8>, inJSON: Bool = true) {
     for byte in utf8 {
       switch byte {
       case UInt8(ascii: "&"): append("&amp;")
       case UInt8(ascii: "<"): append("&lt;")
       case UInt8(ascii: ">"): append("&gt;")
-      default: appendJSONEscaped(byte: byte)
+      default: if inJSON { appendJSONEscaped(byte: byte) } else { append(byte) }
       }
     }
   }

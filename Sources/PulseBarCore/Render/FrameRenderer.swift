@@ -29,11 +29,13 @@ package final class FrameRenderer {
   private var previousBody = ByteLine(capacity: 1024)
   private var hasPrevious = false
   private var sequence: UInt64 = 0
-  /// The text glyphs as they are (text format), JSON-escaped (waybar) and as Pango markup
-  /// inside JSON (waybar with markup): escaped once here, never per frame.
+  /// The text glyphs as they are (text format), as Pango markup (text with `markup = pango`),
+  /// JSON-escaped (waybar) and as Pango markup inside JSON (waybar with markup): escaped once
+  /// here, never per frame.
   private let plainGlyphs: TextGlyphs
-  private let jsonGlyphs: TextGlyphs
   private let pangoGlyphs: TextGlyphs
+  private let jsonGlyphs: TextGlyphs
+  private let pangoJSONGlyphs: TextGlyphs
   private let rawMax: Float
   private let markup: Markup
   /// Cells of the bubble area in the text and waybar formats (`bubbles.max`).
@@ -57,10 +59,11 @@ package final class FrameRenderer {
   }
   /// json's player fields (`,"player":…`), escaped once per change.
   private var playerJSON = ByteLine()
-  /// The title fitted to `titleWidth` cells, as plain text and as Pango markup in JSON (waybar
-  /// draws a custom module's text as markup whatever `output.markup` says, so a title's `&`
-  /// must be escaped there in either case).
-  private var titleText = (plain: ByteLine(), pango: ByteLine())
+  /// The title fitted to `titleWidth` cells and escaped for each line that shows it (see
+  /// ``UntrustedText``): a text line, a Pango text line, and Pango markup in JSON (waybar draws
+  /// a custom module's text as markup whatever `output.markup` says, so a title's `&` must be
+  /// escaped there in either case).
+  private var titleText = (textLine: ByteLine(), pango: ByteLine(), pangoInJSON: ByteLine())
   private let titleWidth: Int
   private let tooltipTemplate: TooltipTemplate
   /// waybar's tooltips, JSON-escaped, one per state × connected (see ``tooltipIndex``): made
@@ -70,8 +73,9 @@ package final class FrameRenderer {
   package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
     plainGlyphs = TextGlyphs(configuration, encoding: .plain)
-    jsonGlyphs = TextGlyphs(configuration, encoding: .json)
     pangoGlyphs = TextGlyphs(configuration, encoding: .pango)
+    jsonGlyphs = TextGlyphs(configuration, encoding: .json)
+    pangoJSONGlyphs = TextGlyphs(configuration, encoding: .pangoInJSON)
     rawMax = Float(configuration.rawMax)
     markup = configuration.markup
     bubbleSlots = max(0, configuration.bubbleMax)
@@ -96,7 +100,7 @@ package final class FrameRenderer {
     if info.source != sourceName {
       sourceName = info.source
       sourceJSON.removeAll()
-      sourceJSON.appendJSONEscaped(info.source.utf8)
+      UntrustedText.append(info.source, as: .json, to: &sourceJSON)
       tooltips.removeAll()
     }
     // Rendered into a local: every append to a class's stored property would pay a
@@ -106,7 +110,9 @@ package final class FrameRenderer {
     output.removeAll()
     switch format {
     case .text:
-      appendText(scene: scene, bars: bars, into: &output, glyphs: plainGlyphs)
+      appendText(
+        scene: scene, bars: bars, into: &output,
+        glyphs: markup == .pango ? pangoGlyphs : plainGlyphs)
     case .raw:
       appendRaw(bars: bars, into: &output)
     case .waybar:
@@ -169,8 +175,9 @@ package final class FrameRenderer {
     guard titleWidth > 0 else { return }
     output.append(UInt8(ascii: " "))
     switch glyphs.encoding {
-    case .plain: output.append(titleText.plain)
-    case .json, .pango: output.append(titleText.pango)
+    case .plain: output.append(titleText.textLine)
+    case .pango: output.append(titleText.pango)
+    case .json, .pangoInJSON: output.append(titleText.pangoInJSON)
     }
   }
 
@@ -179,11 +186,12 @@ package final class FrameRenderer {
   ) {
     output.append(UInt8(ascii: " "))
     for bubble in scene.bubbles {
-      if glyphs.encoding == .pango {
-        // Pango fades the glyph; the quotes are escaped for the JSON string around it.
-        output.append("<span alpha=\\\"")
+      if glyphs.encoding == .pango || glyphs.encoding == .pangoInJSON {
+        // Pango fades the glyph; inside JSON the quotes are escaped for the string around it.
+        let inJSON = glyphs.encoding == .pangoInJSON
+        output.append(inJSON ? "<span alpha=\\\"" : "<span alpha=\"")
         output.append(integer: UInt64(max(1, min(100, bubble.alpha * 100 + 0.5))))
-        output.append("%\\\">")
+        output.append(inJSON ? "%\\\">" : "%\">")
         glyphs.bubbles.withGlyph(bubble.glyphIndex) { output.append($0) }
         output.append("</span>")
       } else {
@@ -223,7 +231,8 @@ package final class FrameRenderer {
     let state = scene.state
     body.append("{\"text\":\"")
     appendText(
-      scene: scene, bars: bars, into: &body, glyphs: markup == .pango ? pangoGlyphs : jsonGlyphs)
+      scene: scene, bars: bars, into: &body,
+      glyphs: markup == .pango ? pangoJSONGlyphs : jsonGlyphs)
     body.append("\",\"alt\":\"")
     body.append(state.staticName)
     body.append("\",\"class\":[\"")
@@ -306,7 +315,7 @@ extension FrameRenderer {
         playerJSON.append(",\"")
         playerJSON.append(name)
         playerJSON.append("\":\"")
-        playerJSON.appendJSONEscaped(value.utf8)
+        UntrustedText.append(value, as: .json, to: &playerJSON)
         playerJSON.append(UInt8(ascii: "\""))
       }
       field("player", nowPlaying.player)
@@ -319,11 +328,13 @@ extension FrameRenderer {
       }
     }
     guard titleWidth > 0 else { return }
-    let fitted = TextCells.fit(nowPlaying?.title ?? "", cells: titleWidth)
-    titleText.plain.removeAll()
-    titleText.plain.append(Array(fitted.utf8))
+    let fitted = TextCells.fit(UntrustedText.sanitized(nowPlaying?.title ?? ""), cells: titleWidth)
+    titleText.textLine.removeAll()
+    UntrustedText.append(fitted, as: .textLine, to: &titleText.textLine)
     titleText.pango.removeAll()
-    titleText.pango.appendMarkupEscaped(fitted.utf8)
+    UntrustedText.append(fitted, as: .pango, to: &titleText.pango)
+    titleText.pangoInJSON.removeAll()
+    UntrustedText.append(fitted, as: .pangoInJSON, to: &titleText.pangoInJSON)
   }
 
   /// Where the tooltip for `state` and `connected` is in ``tooltips``.
@@ -338,8 +349,9 @@ extension FrameRenderer {
   }
 
   /// Renders ``tooltips`` from the template, for every state, connected or not. waybar shows a
-  /// custom module's tooltip as Pango markup, so the values (a title with `&`) are
-  /// markup-escaped; the template's own text is not, so a template may use markup.
+  /// custom module's tooltip as Pango markup, so the values (a title with `&`, the source's
+  /// name) are escaped as ``UntrustedText`` says; the template's own text is not, so a template
+  /// may use markup.
   fileprivate func renderTooltips() {
     tooltips = Array(repeating: ByteLine(), count: 6)
     for state in PlaybackState.allCases {
@@ -366,7 +378,7 @@ extension FrameRenderer {
     var tooltip = ByteLine()
     for piece in pieces {
       if piece.isValue {
-        tooltip.appendMarkupEscaped(piece.text.utf8)
+        UntrustedText.append(piece.text, as: .pangoInJSON, to: &tooltip)
       } else {
         tooltip.appendJSONEscaped(piece.text.utf8)
       }

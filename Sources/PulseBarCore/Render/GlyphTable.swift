@@ -30,12 +30,13 @@ struct GlyphTable: Sendable {
   }
 }
 
-/// How text glyphs are written: as they are, inside a JSON string, or as Pango markup
-/// inside a JSON string.
+/// How text glyphs are written: as they are, as Pango markup, inside a JSON string, or as
+/// Pango markup inside a JSON string.
 enum GlyphEncoding {
   case plain
-  case json
   case pango
+  case json
+  case pangoInJSON
 }
 
 /// The bar, bubble and morph glyphs of a configuration in one encoding.
@@ -54,7 +55,8 @@ struct TextGlyphs: Sendable {
           switch encoding {
           case .plain: line.append(Array(glyph.utf8))
           case .json: line.appendJSONEscaped(glyph.utf8)
-          case .pango: line.appendMarkupEscaped(glyph.utf8)
+          case .pango: line.appendMarkupEscaped(glyph.utf8, inJSON: false)
+          case .pangoInJSON: line.appendMarkupEscaped(glyph.utf8)
           }
           return String(decoding: line.bytes, as: UTF8.self)
         })

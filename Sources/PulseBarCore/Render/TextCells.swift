@@ -12,23 +12,40 @@ package enum TextCells {
   package static let ellipsis: Character = "…"
 
   /// `text` in exactly `cells` cells: cut with "…" when longer, padded with figure spaces.
+  ///
+  /// Reads no further into `text` than the character that overflows `cells`, so a title of
+  /// any length costs only the cells shown.
   package static func fit(_ text: String, cells: Int) -> String {
     guard cells > 0 else { return "" }
-    var result = ""
     var used = 0
-    let total = width(of: text)
-    // Control characters (a newline in a title) would break the line: they become spaces.
-    let cleaned = text.map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? " " : $0 }
-    let limit = total > cells ? cells - 1 : cells
-    for character in cleaned {
-      let cost = width(of: character)
-      if used + cost > limit { break }
-      result.append(character)
+    // Where the text would have to stop for an ellipsis to follow, and the cells used there.
+    var endBeforeEllipsis = text.startIndex
+    var usedBeforeEllipsis = 0
+    var index = text.startIndex
+    var overflows = false
+    while index < text.endIndex {
+      let cost = width(of: text[index])
+      if used + cost > cells {
+        overflows = true
+        break
+      }
       used += cost
+      index = text.index(after: index)
+      if used <= cells - 1 {
+        endBeforeEllipsis = index
+        usedBeforeEllipsis = used
+      }
     }
-    if total > cells {
+    var result = ""
+    // Control characters (a newline in a title) would break the line: they become spaces.
+    let shown = overflows ? text[..<endBeforeEllipsis] : text[..<index]
+    for character in shown {
+      result.append(
+        character.isNewline || (character.asciiValue.map { $0 < 0x20 } ?? false) ? " " : character)
+    }
+    if overflows {
       result.append(ellipsis)
-      used += 1
+      used = usedBeforeEllipsis + 1
     }
     while used < cells {
       result.append(padding)

@@ -1,3 +1,5 @@
+import PulseBarCore
+
 /// One character cell: a Unicode scalar and its foreground colour.
 struct TerminalCell: Equatable {
   /// The scalar drawn; 0 only in ``TerminalCanvas``'s "unknown" screen state.
@@ -85,8 +87,10 @@ struct TerminalCanvas {
     _ text: String, row: Int, column: Int, color: UInt32 = defaultColor
   ) -> Int {
     var column = column
+    // A source's name comes from the audio server: a control in it would reach the terminal.
     for scalar in text.unicodeScalars {
-      set(row: row, column: column, scalar: scalar.value, color: color)
+      let value = UntrustedText.isControl(scalar.value) ? 0x20 : scalar.value
+      set(row: row, column: column, scalar: value, color: color)
       column += 1
     }
     return column

@@ -1,0 +1,162 @@
+/// Text that comes from outside pulsebar (an MPRIS player's title, artist, album and bus name;
+/// the audio server's source names), made safe for the parser that reads the line it goes
+/// into.
+///
+/// Any program on the session bus can publish a player, and a browser publishes what a web
+/// page chooses, so this text is hostile until escaped:
+/// - every dialect: C0 and C1 controls, DEL, the line and paragraph separators (U+2028,
+///   U+2029) and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+///   become a space, so a value can never break a line, start an ANSI sequence or reorder
+///   the text around it; invalid UTF-8 was already U+FFFD when the `String` was made;
+/// - ``Dialect/textLine``: polybar parses every `%{` in a script's line as a tag (`%{A1:cmd:}`
+///   runs a command on a click, `%{F#f00}` recolours the bar), and doubling `%` is no escape
+///   there (polybar 3.6 still parses `%%{`). So every `%` in a value is followed by U+FEFF
+///   ZERO WIDTH NO-BREAK SPACE, and a value that starts with `{` gets one before it: no `%{`
+///   can form inside a value or where it meets the line's own text. U+FEFF takes no cell and
+///   is in DejaVu Sans and Sans Mono and in Noto Sans and Sans Mono, so no bar drops it as an
+///   unmatched character (U+200B and U+2060 are missing from DejaVu Sans Mono);
+/// - ``Dialect/pango``: the above, and `&`, `<`, `>` as entities (i3blocks with
+///   `markup=pango`);
+/// - ``Dialect/pangoInJSON``: `&`, `<`, `>` as entities, then JSON string escaping (Waybar parses
+///   a custom module's text and tooltip as Pango markup, whatever pulsebar's own markup is);
+/// - ``Dialect/json``: the value as it is, JSON-escaped; the controls and bidi characters
+///   above are written as `\uXXXX`, so a script sees them and a terminal printing the line
+///   does not obey them.
+///
+/// Every value is cut to ``maximumBytes`` on a character boundary before anything else, so
+/// nothing a player sends can make a line longer than a few kB. Escaping runs when a value
+/// changes (a new track), never per frame.
+package enum UntrustedText {
+  /// The consumer a value is escaped for.
+  package enum Dialect: Sendable {
+    /// A plain text line (stdout, `listen --format text`, polybar, i3blocks without markup,
+    /// ANSI terminals).
+    case textLine
+    /// A text line read as Pango markup (i3blocks `markup=pango`).
+    case pango
+    /// Pango markup inside a JSON string (Waybar's `text` and `tooltip`).
+    case pangoInJSON
+    /// A JSON string body (the json format's fields).
+    case json
+  }
+
+  /// The most bytes of one value that are kept.
+  package static let maximumBytes = 1000
+
+  /// What breaks a `%{` in a text line: U+FEFF, no cell wide (see the type's docs).
+  package static let tagBreaker: Unicode.Scalar = "\u{FEFF}"
+
+  /// `text` cut to at most `maximumBytes` of UTF-8, on a character boundary (a whole
+  /// grapheme cluster is kept or dropped). Reads at most that many bytes of `text`.
+  package static func capped(_ text: String, maximumBytes: Int = maximumBytes) -> String {
+    guard text.utf8.count > maximumBytes else { return text }
+    var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumBytes)
+    // Back to the start of a scalar, then of the character it is in: a character the cut
+    // would split (a letter without its accent) is dropped whole.
+    while end > text.startIndex && UTF8.isContinuation(text.utf8[end]) {
+      end = text.utf8.index(before: end)
+    }
+    while end > text.startIndex && end.samePosition(in: text) == nil {
+      end = text.unicodeScalars.index(before: end)
+    }
+    return String(text[..<end])
+  }
+
+  /// True for the scalars that become a space in a text line (see the type's docs).
+  @inline(__always)
+  package static func isControl(_ value: UInt32) -> Bool {
+    switch value {
+    case 0..<0x20, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }
+
+  /// `text` capped, with every control (``isControl(_:)``) replaced by a space: what a text
+  /// line may show, before any markup escaping.
+  package static func sanitized(_ text: String) -> String {
+    let text = capped(text)
+    guard text.unicodeScalars.contains(where: { isControl($0.value) }) else { return text }
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      scalars.append(isControl(scalar.value) ? " " : scalar)
+    }
+    return String(scalars)
+  }
+
+  /// Appends `text` escaped for `dialect` (capped and sanitized as the type's docs say).
+  package static func append(_ text: String, as dialect: Dialect, to line: inout ByteLine) {
+    let text = capped(text)
+    if dialect == .json {
+      for scalar in text.unicodeScalars { line.appendJSONEscaped(scalar) }
+      return
+    }
+    var first = true
+    for scalar in text.unicodeScalars {
+      let value = isControl(scalar.value) ? " " : scalar
+      switch dialect {
+      case .textLine, .pango:
+        if first && value == "{" { line.append(tagBreaker) }
+        if dialect == .pango, let entity = entity(for: value) {
+          line.append(entity)
+        } else {
+          line.append(value)
+        }
+        if value == "%" { line.append(tagBreaker) }
+      case .pangoInJSON:
+        if let entity = entity(for: value) {
+          line.append(entity)
+        } else {
+          line.appendJSONEscaped(value)
+        }
+      case .json:
+        line.appendJSONEscaped(value)
+      }
+      first = false
+    }
+  }
+
+  /// `text` escaped for `dialect`, as a string.
+  package static func escaped(_ text: String, as dialect: Dialect) -> String {
+    var line = ByteLine()
+    append(text, as: dialect, to: &line)
+    return String(decoding: line.bytes, as: UTF8.self)
+  }
+
+  /// The Pango entity for `&`, `<` and `>`.
+  private static func entity(for scalar: Unicode.Scalar) -> StaticString? {
+    switch scalar {
+    case "&": "&amp;"
+    case "<": "&lt;"
+    case ">": "&gt;"
+    default: nil
+    }
+  }
+}
+
+extension ByteLine {
+  /// Appends one scalar's UTF-8 bytes.
+  package mutating func append(_ scalar: Unicode.Scalar) {
+    for byte in scalar.utf8 { append(byte) }
+  }
+
+  /// Appends one scalar as JSON string content: `"`, `\` and the controls of
+  /// ``UntrustedText/isControl(_:)`` escaped (`\n` as itself, the rest as `\uXXXX`).
+  package mutating func appendJSONEscaped(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    guard UntrustedText.isControl(value) || value == 0x22 || value == 0x5C else {
+      append(scalar)
+      return
+    }
+    switch value {
+    case 0x22: append("\\\"")
+    case 0x5C: append("\\\\")
+    case 0x0A: append("\\n")
+    default:
+      append("\\u")
+      for shift in stride(from: 12, through: 0, by: -4) {
+        let nibble = UInt8((value >> UInt32(shift)) & 0xF)
+        append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+      }
+    }
+  }
+}

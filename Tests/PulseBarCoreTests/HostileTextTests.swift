@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import PulseBarCore
+
+/// Track titles are chosen by whoever publishes a player (a web page, through the browser):
+/// every format and markup must hand its reader the title as text, never as markup, a polybar
+/// action or colour, an ANSI sequence or a line break. Each line is read here as its consumer
+/// reads it (polybar's `%{` tags, Pango markup, JSON, a terminal).
+@Suite struct HostileTextTests {
+  static let hostileTitles: [String] = [
+    #"<span foreground="red">red</span> & <b>bold"#,
+    "%{A1:touch /tmp/pwned:}CLICKME%{A}",
+    "%{A1:touch /tmp/pwned:}CLICKME",
+    "%%{F#f00}red%%{F-}",
+    "ends with a percent %",
+    "{starts with a brace",
+    "\u{1B}[31mred\u{1B}[0m\u{1B}]0;title\u{7}",
+    "line\nbreak\rreturn\ttab\u{2028}separator\u{2029}paragraph",
+    "\u{202E}evil\u{202C} \u{2066}isolate\u{2069}",
+    "\u{9B}31m C1 CSI \u{85} NEL \u{7F} DEL",
+    String(decoding: [0x41, 0xFF, 0xC3, 0x28, 0x42, 0xE2, 0x82], as: UTF8.self),
+    String(repeating: "%{A1:x:}", count: 1250) + "tail",
+  ]
+
+  static let configurations: [(OutputFormat, Markup)] = [
+    (.text, .none), (.text, .pango), (.text, .polybar), (.text, .ansi),
+    (.waybar, .none), (.waybar, .pango), (.json, .none),
+  ]
+
+  static func hostileLine(_ format: OutputFormat, _ markup: Markup, title: String) -> String? {
+    let player = NowPlaying(
+      player: "evil%{A1:x:}", status: .playing, title: title, artist: "<b>\u{1B}[1m",
+      album: "%{F#f00}")
+    return RenderTests.line(format, bars: [0.2, 0.5, 0.9], nowPlaying: player) {
+      $0.titleWidth = 60
+      $0.markup = markup
+      $0.tooltip = "{state} {title} {artist} {album} {player} {source}"
+    }
+  }
+
+  @Test(arguments: configurations)
+  func noTitleBecomesMarkupOrControl(format: OutputFormat, markup: Markup) throws {
+    for title in Self.hostileTitles {
+      let line = try #require(Self.hostileLine(format, markup, title: title))
+      let context = "\(format) \(markup) \(title.prefix(40).debugDescription): \(line.prefix(300))"
+      #expect(line.utf8.count < 8192, "\(context)")
+      #expect(line.hasSuffix("\n") && !line.dropLast().contains("\n"), "\(context)")
+      let controls = Self.controls(in: String(line.dropLast()))
+      #expect(controls.isEmpty, "\(context): \(controls)")
+      // polybar parses every line of a script's output for `%{` tags.
+      if format == .text {
+        #expect(!line.contains("%{"), "\(context)")
+      }
+      var visible: String
+      switch format {
+      case .text where markup == .pango:
+        visible = try Self.pangoText(line)
+      case .text:
+        visible = line
+      case .waybar:
+        let object = try Self.jsonObject(line)
+        visible = try Self.pangoText(try #require(object["text"] as? String))
+        let tooltip = try Self.pangoText(try #require(object["tooltip"] as? String))
+        #expect(Self.controls(in: tooltip).isEmpty, "\(context)")
+        #expect(tooltip.contains("<b>") && tooltip.contains("%{F#f00}"), "\(context): \(tooltip)")
+      case .json:
+        let object = try Self.jsonObject(line)
+        // json carries the raw value (cut at the bus boundary's 1,000 bytes).
+        #expect(object["title"] as? String == UntrustedText.capped(title), "\(context)")
+        #expect(object["artist"] as? String == "<b>\u{1B}[1m", "\(context)")
+        continue
+      case .raw:
+        continue
+      }
+      // The title's first visible characters are shown as text.
+      let expected = UntrustedText.sanitized(title).prefix(20)
+      let shown = visible.replacingOccurrences(of: "\u{FEFF}", with: "")
+      #expect(shown.contains(expected), "\(context): \(shown.debugDescription)")
+    }
+  }
+
+  @Test func polybarSequencesAreBrokenByAZeroWidthCharacter() {
+    #expect(
+      UntrustedText.escaped("%{A1:cmd:}x%{A}", as: .textLine) == "%\u{FEFF}{A1:cmd:}x%\u{FEFF}{A}")
+    #expect(UntrustedText.escaped("{x}", as: .textLine) == "\u{FEFF}{x}")
+    #expect(UntrustedText.escaped("100%", as: .textLine) == "100%\u{FEFF}")
+    #expect(TextCells.width(of: "\u{FEFF}") == 0)
+    #expect(UntrustedText.escaped("a<b>&", as: .pango) == "a&lt;b&gt;&amp;")
+    #expect(UntrustedText.escaped("\"a\"\n\u{9B}", as: .pangoInJSON) == #"\"a\"  "#)
+    #expect(UntrustedText.escaped("\"a\"\n\u{9B}\u{202E}", as: .json) == #"\"a\"\n\u009b\u202e"#)
+  }
+
+  @Test func valuesAreCutOnACharacterBoundary() {
+    let accented = String(repeating: "a", count: 999) + "e\u{301}z"
+    #expect(UntrustedText.capped(accented) == String(repeating: "a", count: 999))
+    let wide = String(repeating: "語", count: 400)  // 3 bytes each
+    #expect(UntrustedText.capped(wide) == String(repeating: "語", count: 333))
+    #expect(UntrustedText.capped("short") == "short")
+    let exact = String(repeating: "b", count: 1000)
+    #expect(UntrustedText.capped(exact) == exact)
+  }
+
+  @Test func fittingReadsOnlyTheCellsItFills() {
+    let huge = String(repeating: "ab", count: 5_000_000)
+    #expect(TextCells.fit(huge, cells: 5) == "abab…")
+    #expect(TextCells.fit("ab", cells: 4) == "ab\u{2007}\u{2007}")
+    #expect(TextCells.fit("語語語", cells: 4) == "語…\u{2007}")
+    #expect(TextCells.fit("語語", cells: 4) == "語語")
+  }
+
+  // MARK: - Readers
+
+  /// The controls, line breaks and bidi characters in `text` (what a text line must not have).
+  static func controls(in text: String) -> [String] {
+    text.unicodeScalars.filter { UntrustedText.isControl($0.value) }
+      .map { "U+" + String($0.value, radix: 16) }
+  }
+
+  static func jsonObject(_ line: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+    return try #require(object as? [String: Any])
+  }
+
+  /// The text Pango draws for `markup`, failing on any tag but pulsebar's own bubble spans and
+  /// on any `&` that is not an entity (what would be a markup error in Waybar).
+  static func pangoText(_ markup: String) throws -> String {
+    var text = ""
+    var rest = Substring(markup)
+    while let first = rest.first {
+      if first == "<" {
+        let close = try #require(rest.firstIndex(of: ">"), "unclosed tag in \(markup)")
+        let tag = rest[...close]
+        let isOwn =
+          tag == "</span>"
+          || (tag.hasPrefix("<span alpha=\"") && tag.hasSuffix("%\">") && tag.count <= 20)
+        #expect(isOwn, "a tag pulsebar did not write: \(tag)")
+        rest = rest[rest.index(after: close)...]
+      } else if first == "&" {
+        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'"]
+        let entity = try #require(
+          entities.keys.first { rest.hasPrefix($0) }, "a bare & in \(markup)")
+        text += entities[entity]!
+        rest = rest.dropFirst(entity.count)
+      } else {
+        text.append(first)
+        rest = rest.dropFirst()
+      }
+    }
+    return text
+  }
+}
