@@ -47,11 +47,11 @@ import Testing
       ))
   }
 
-  /// A gradient over height colours each bar by its level; equal neighbours share one span.
+  /// A gradient over height colours each bar by its level.
   @Test func gradientOverHeight() {
     #expect(
       Self.line(.text, .polybar, by: .height, bars: [1, 1, 0]).hasPrefix(
-        "%{F#a6e3a1}\(Self.play)%{F-} %{F#ffffff}██%{F-}%{F#000000}▁%{F-}"))
+        "%{F#a6e3a1}\(Self.play)%{F-} %{F#ffffff}█%{F-}%{F#ffffff}█%{F-}%{F#000000}▁%{F-}"))
     let threeStops = RenderTests.line(.text, bars: [0, 0.5, 1]) {
       $0.markup = .polybar
       $0.bubbleMax = 0

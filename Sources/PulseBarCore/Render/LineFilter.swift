@@ -7,11 +7,11 @@
 /// ``written``. Buffers are swapped, never copied: no allocation per frame.
 struct LineFilter {
   /// The line to write, valid after ``offer(percentage:)`` returned true and the format wrote it.
-  var line = ByteLine(capacity: 1024)
+  var line = ByteLine(capacity: 4096)
   /// Where the format writes this frame's body.
-  var body = ByteLine(capacity: 1024)
+  var body = ByteLine(capacity: 4096)
   /// The body last written.
-  private(set) var written = ByteLine(capacity: 1024)
+  private(set) var written = ByteLine(capacity: 4096)
   private var hasWritten = false
   private var writtenPercentage = 0
   /// Lines written so far (json's `seq` of the last one).

@@ -11,25 +11,19 @@ extension TemplateRenderer {
     Self.appendPadding(width - 1, into: &out)
   }
 
-  /// The bars, each in its gradient colour (a run of one colour is one span).
+  /// The bars, each in its gradient colour (one pre-encoded run of bytes per bar).
   func appendBars(_ bars: UnsafeBufferPointer<Float>, width: Int, into out: inout ByteLine) {
     let levels = glyphs.bars.count
     let shown = width > 0 ? min(width, bars.count) : bars.count
     let colored = colors.colorsBars
-    var openTag = -1
     for index in 0..<shown {
       let level = min(levels - 1, max(0, Int(bars[index] * Float(levels))))
       if colored {
-        let tag = colors.barTag(index: index, level: level)
-        if tag != openTag {
-          if openTag >= 0 { appendClosing(into: &out) }
-          colors.barTags.withGlyph(tag) { out.append($0) }
-          openTag = tag
-        }
+        colors.bars.withGlyph(colors.bar(index: index, level: level)) { out.append($0) }
+      } else {
+        glyphs.bars.withGlyph(level) { out.append($0) }
       }
-      glyphs.bars.withGlyph(level) { out.append($0) }
     }
-    if openTag >= 0 { appendClosing(into: &out) }
     if width > 0 { Self.appendPadding(width - shown, into: &out) }
   }
 
