@@ -92,6 +92,23 @@ import Testing
     #expect(line.contains(#""tooltip":"<b>Song Title</b> 1:01""#), "\(line)")
   }
 
+  /// A template whose variable fields all have widths keeps one width in every state, with a
+  /// player or without, whatever its title.
+  @Test func widthsHoldInEveryState() {
+    var widths = Set<Int>()
+    var long = Self.song
+    long.title = "A much longer title than ten cells 日本語"
+    for activity in [StreamActivity.running, .corked, .none] {
+      for player in [Self.song, long, nil] {
+        let line = Self.render(.text, activity: activity, nowPlaying: player) {
+          $0.text = "{glyph} {bars} {state:7} {title:10} ({artist:4}) {position:5} {progress:4}"
+        }
+        widths.insert(TextCells.width(of: String(line?.dropLast() ?? "")))
+      }
+    }
+    #expect(widths == [1 + 1 + 4 + 1 + 7 + 1 + 10 + 1 + 6 + 1 + 5 + 1 + 4])
+  }
+
   // MARK: - Hiding
 
   @Test func hiddenLinesAreEmptyWithClassHidden() {

@@ -33,19 +33,14 @@ package struct FrameInfo: Sendable {
 /// renderer produced, starting at 1. Confined to the engine thread.
 package final class FrameRenderer {
   package let format: OutputFormat
-  private var renderer: Renderer
+  /// The format's renderer: exactly one of these is set. Each renders through one mutating
+  /// call on the stored value (in place: no copy, one exclusivity check per frame).
+  private var text: TextLineRenderer?
+  private var waybar: WaybarRenderer?
+  private var json: JSONLineRenderer?
+  private var raw: RawLineRenderer?
   private var sourceName = ""
   private var connected = true
-
-  /// One format's renderer; `moved` only while it renders in a local (a value moved out of a
-  /// class's property and back is mutated with no copy and no exclusivity checks).
-  private enum Renderer {
-    case text(TextLineRenderer)
-    case waybar(WaybarRenderer)
-    case json(JSONLineRenderer)
-    case raw(RawLineRenderer)
-    case moved
-  }
 
   /// The active MPRIS player and its track (the pipeline sets it when it changes, not per
   /// frame); the texts are made from it once per change.
@@ -58,43 +53,29 @@ package final class FrameRenderer {
 
   /// Set by the engine for stereo layouts: the raw format mirrors the left half.
   package var mirrored = false {
-    didSet {
-      guard case .raw(let raw) = renderer else { return }
-      renderer = .raw(RawLineRenderer(filter: raw.filter, rawMax: raw.rawMax, mirrored: mirrored))
-    }
+    didSet { raw?.mirrored = mirrored }
   }
 
   package init(format: OutputFormat, configuration: Configuration) {
     self.format = format
     switch format {
-    case .text: renderer = .text(TextLineRenderer(configuration: configuration))
-    case .waybar: renderer = .waybar(WaybarRenderer(configuration: configuration))
-    case .json: renderer = .json(JSONLineRenderer(configuration: configuration))
-    case .raw:
-      renderer = .raw(
-        RawLineRenderer(rawMax: Float(configuration.rawMax), mirrored: false))
+    case .text: text = TextLineRenderer(configuration: configuration)
+    case .waybar: waybar = WaybarRenderer(configuration: configuration)
+    case .json: json = JSONLineRenderer(configuration: configuration)
+    case .raw: raw = RawLineRenderer(rawMax: Float(configuration.rawMax), mirrored: false)
     }
     update()
   }
 
   /// The line to write, `\n`-terminated, valid after `render` returned true.
   package var line: ByteLine {
-    switch renderer {
-    case .text(let text): text.filter.line
-    case .waybar(let waybar): waybar.filter.line
-    case .json(let json): json.filter.line
-    case .raw(let raw): raw.filter.line
-    case .moved: ByteLine()
-    }
+    text?.filter.line ?? waybar?.filter.line ?? json?.filter.line ?? raw?.filter.line
+      ?? ByteLine()
   }
 
   /// True when a template of this format shows the player's position or progress.
   package var showsPosition: Bool {
-    switch renderer {
-    case .text(let text): text.templates.showsPosition
-    case .waybar(let waybar): waybar.templates.showsPosition
-    case .json, .raw, .moved: false
-    }
+    text?.templates.showsPosition ?? waybar?.templates.showsPosition ?? false
   }
 
   /// What fills free cells in the text formats: U+2007 FIGURE SPACE. One cell wide (as every
@@ -107,21 +88,10 @@ package final class FrameRenderer {
 
   /// Forgets the last line, so the next render is written even if unchanged (a new consumer).
   package func forgetPrevious() {
-    switch renderer {
-    case .text(var text):
-      text.filter.forget()
-      renderer = .text(text)
-    case .waybar(var waybar):
-      waybar.filter.forget()
-      renderer = .waybar(waybar)
-    case .json(var json):
-      json.filter.forget()
-      renderer = .json(json)
-    case .raw(var raw):
-      raw.filter.forget()
-      renderer = .raw(raw)
-    case .moved: break
-    }
+    text?.filter.forget()
+    waybar?.filter.forget()
+    json?.filter.forget()
+    raw?.filter.forget()
   }
 
   /// Renders the frame; returns true when `line` holds a line that differs from the last one.
@@ -133,41 +103,19 @@ package final class FrameRenderer {
       connected = info.connected
       update()
     }
-    let current = renderer
-    renderer = .moved
-    switch current {
-    case .text(var text):
-      defer { renderer = .text(text) }
-      return text.render(scene: scene, bars: bars, info: info)
-    case .waybar(var waybar):
-      defer { renderer = .waybar(waybar) }
-      return waybar.render(scene: scene, bars: bars, info: info)
-    case .json(var json):
-      defer { renderer = .json(json) }
-      return json.render(scene: scene, bars: bars, info: info)
-    case .raw(var raw):
-      defer { renderer = .raw(raw) }
-      return raw.render(bars: bars)
-    case .moved:
-      return false
+    switch format {
+    case .text: return text!.render(scene: scene, bars: bars, info: info)
+    case .waybar: return waybar!.render(scene: scene, bars: bars, info: info)
+    case .json: return json!.render(scene: scene, bars: bars, info: info)
+    case .raw: return raw!.render(bars: bars)
     }
   }
 
   /// Hands a new player, source or connection to the format's renderer (rare).
   private func update() {
-    switch renderer {
-    case .text(var text):
-      text.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
-      renderer = .text(text)
-    case .waybar(var waybar):
-      waybar.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
-      renderer = .waybar(waybar)
-    case .json(var json):
-      json.update(nowPlaying: nowPlaying, source: sourceName)
-      renderer = .json(json)
-    case .raw, .moved:
-      break
-    }
+    text?.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
+    waybar?.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
+    json?.update(nowPlaying: nowPlaying, source: sourceName)
   }
 }
 

@@ -3,7 +3,7 @@
 struct RawLineRenderer {
   var filter = LineFilter()
   let rawMax: Float
-  let mirrored: Bool
+  var mirrored: Bool
 
   mutating func render(bars: UnsafeBufferPointer<Float>) -> Bool {
     filter.body.removeAll()
