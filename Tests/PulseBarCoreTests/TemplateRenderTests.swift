@@ -109,6 +109,31 @@ import Testing
     #expect(widths == [1 + 1 + 4 + 1 + 7 + 1 + 10 + 1 + 6 + 1 + 5 + 1 + 4])
   }
 
+  /// The waybar tooltip is rendered again when the track, the connection or the state changes.
+  @Test func waybarTooltipFollowsChanges() throws {
+    var configuration = Configuration()
+    configuration.tooltip = "{state} {title} {source}"
+    let renderer = FrameRenderer(format: .waybar, configuration: configuration)
+    var scene = Scene(configuration: configuration)
+    func tooltip(connected: Bool = true) throws -> String {
+      let info = FrameInfo(time: 0.1, source: "sink", connected: connected)
+      let written = [Float(0.5)].withUnsafeBufferPointer {
+        renderer.render(scene: scene, bars: $0, info: info)
+      }
+      try #require(written)
+      let object = try HostileTextTests.jsonObject(
+        String(decoding: renderer.line.bytes, as: UTF8.self))
+      return try #require(object["tooltip"] as? String)
+    }
+    renderer.nowPlaying = Self.song
+    #expect(try tooltip() == "Stopped Song Title sink")
+    renderer.nowPlaying = NowPlaying(player: "mpv", status: .playing, title: "Next")
+    #expect(try tooltip() == "Stopped Next sink")
+    #expect(try tooltip(connected: false) == "Stopped Next audio server unreachable")
+    scene.advance(to: 0.1, activity: .running, signalPresent: true, onset: false)
+    #expect(try tooltip(connected: false) == "Playing Next audio server unreachable")
+  }
+
   // MARK: - Hiding
 
   @Test func hiddenLinesAreEmptyWithClassHidden() {

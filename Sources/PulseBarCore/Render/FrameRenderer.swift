@@ -114,7 +114,7 @@ package final class FrameRenderer {
   /// Hands a new player, source or connection to the format's renderer (rare).
   private func update() {
     text?.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
-    waybar?.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
+    waybar?.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)
     json?.update(nowPlaying: nowPlaying, source: sourceName)
   }
 }

@@ -28,6 +28,12 @@ struct TemplateRenderer {
     bubbleSlots = max(0, configuration.bubbleMax)
   }
 
+  /// True when template `index` shows a field drawn per frame other than the state (glyph,
+  /// bars, bubbles, position, progress).
+  func drawsPerFrame(_ index: Int) -> Bool {
+    templates[index].shows(.glyph, .bars, .bubbles, .position, .progress)
+  }
+
   /// True when a template shows the position or the progress (the engine then wakes for it).
   var showsPosition: Bool { templates.contains { $0.shows(.position, .progress) } }
 

@@ -3,11 +3,17 @@
 ///
 /// `text` is the state's text template and `tooltip` the tooltip template, both Pango markup
 /// in a JSON string. While hidden `text` is empty and the class has `hidden`; `percentage` is
-/// then 0, so the hidden line is written once.
+/// then 0, so the hidden line is written once. A tooltip that shows nothing drawn per frame
+/// (the default) is rendered only when the state, the track or the source changes.
 struct WaybarRenderer {
   var filter = LineFilter()
   /// Templates 0…2: the text while playing, paused, stopped; 3: the tooltip.
-  var templates: TemplateRenderer
+  private(set) var templates: TemplateRenderer
+  /// The tooltip as last rendered, and the state it was rendered for (`nil`: stale).
+  private var tooltip = ByteLine(capacity: 1024)
+  private var tooltipState: PlaybackState?
+  /// The tooltip changes only with the state, the track and the source.
+  private let tooltipIsStatic: Bool
 
   init(configuration: Configuration) {
     let dialect = LineDialect(format: .waybar, markup: configuration.markup)
@@ -16,6 +22,13 @@ struct WaybarRenderer {
         configuration.tooltip
       ],
       fallback: Template.defaultText, dialect: dialect, configuration: configuration)
+    tooltipIsStatic = !templates.drawsPerFrame(Self.tooltip)
+  }
+
+  /// A new player, track, source or connection.
+  mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
+    templates.update(nowPlaying: nowPlaying, source: source, connected: connected)
+    tooltipState = nil
   }
 
   static let tooltip = 3
@@ -38,8 +51,12 @@ struct WaybarRenderer {
     if !info.connected { filter.body.append("\",\"disconnected") }
     if info.hidden { filter.body.append("\",\"hidden") }
     filter.body.append("\"],\"tooltip\":\"")
-    templates.render(
-      Self.tooltip, into: &filter.body, scene: scene, bars: bars, clock: info.clock)
+    if !tooltipIsStatic || tooltipState != state {
+      tooltip.removeAll()
+      templates.render(Self.tooltip, into: &tooltip, scene: scene, bars: bars, clock: info.clock)
+      tooltipState = state
+    }
+    filter.body.append(tooltip)
     filter.body.append(UInt8(ascii: "\""))
     let percentage = info.hidden ? 0 : Self.percentage(of: bars)
     guard filter.offer(percentage: percentage) else { return false }
