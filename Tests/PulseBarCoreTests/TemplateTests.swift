@@ -74,6 +74,10 @@ import Testing
       ("{title:x}", 8, "bad width 'x' for {title}"),
       ("é {artist:501}", 11, "bad width '501' for {artist}"),
       ("{}", 2, "unknown field {}"),
+      ("ok\tno", 3, "control character U+0009 in a template"),
+      ("{glyph}ed\rline", 10, "control character U+000D in a template"),
+      ("{title}\u{1B}[31m", 8, "control character U+001B in a template"),
+      ("a\u{202E}b", 2, "control character U+202E in a template"),
     ] as [(String, Int, String)])
   func errorsHaveTheirColumn(text: String, column: Int, message: String) {
     do {

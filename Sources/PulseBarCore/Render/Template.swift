@@ -48,8 +48,20 @@ package struct Template: Sendable, Equatable {
   private static let openers: Set<Character> = ["(", "[", "«", "<"]
   private static let closers: Set<Character> = [")", "]", "»", ">"]
 
-  /// Parses `text`; an unknown field, an unclosed `{` or a bad width throws with its column.
+  /// Parses `text`; an unknown field, an unclosed `{`, a bad width or a control character
+  /// (a line break, a tab, an escape: they would land in every line) throws with its column.
   package init(parsing text: String) throws(TemplateError) {
+    for (offset, character) in text.enumerated() {
+      guard
+        let control = character.unicodeScalars.first(where: { UntrustedText.isControl($0.value) })
+      else { continue }
+      let code = String(control.value, radix: 16, uppercase: true)
+      throw TemplateError(
+        column: offset + 1,
+        message:
+          "control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) in a template"
+      )
+    }
     var literals: [String] = [""]
     var fields: [(Field, Int?)] = []
     var characters = Array(text)[...]
