@@ -3,6 +3,9 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
+# The one version: `pulsebar --version`, the man page and the Debian package say it (a test
+# checks the Swift constant and debian/changelog against this file).
+VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
@@ -18,7 +21,10 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # with pw-cli from pipewire-bin and wpctl from wireplumber), sox, valgrind, real clients
 # (i3blocks), Debian's default fonts, cava for the side-by-side benchmarks, what reads the
 # generated man page and completions (man-db, zsh, fish), and a private session bus with a
-# real MPRIS player (dbus, mpv with mpv-mpris).
+# real MPRIS player (dbus, mpv with mpv-mpris), and the fake hostile player the tests run
+# (Tests/Fixtures/fake-mpris-player.py: python3-dbus, python3-gi); the real bars the recipes
+# are tested in (sway, waybar and grim; Xvfb, polybar, xdotool and ImageMagick's import), Noto
+# beside DejaVu, and fontTools to read the fonts' advances.
 # Debian 12 installs pulseaudio and pipewire-pulse side by side (neither conflicts with nor
 # replaces the other; CI, a fresh machine, gets both in one apt call). But a desktop whose
 # sound runs through one of them does not get the other: on a PipeWire desktop (pipewire-pulse
@@ -27,7 +33,13 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # desktop's socket at the next login. The tests then skip that server's half, saying why.
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
-	zsh fish mpv mpv-mpris dbus
+	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
+	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools debhelper dpkg-dev lintian
+# What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
+# CI installs the package: scripts/package-test.sh).
+DEB_PACKAGES = debhelper dpkg-dev
+# Where `make deb` puts the .deb (with its -dbgsym, .buildinfo and .changes).
+DIST = dist
 # Release builds link the Swift runtime statically: the installed binary does not depend
 # on the toolchain's shared libraries, and it starts with ~2 MB less resident memory.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
@@ -41,7 +53,7 @@ FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
-	install uninstall generated hot-functions clean
+	screenshots install uninstall deb package-test generated hot-functions clean
 
 all: build
 
@@ -67,6 +79,14 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --xunit-output .build/test-results.xml
 	$(MAKE) lint
+
+## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline}.png, taken by the
+## real-bar tests (the shipped recipes in Waybar on headless sway and polybar on Xvfb)
+screenshots: test-deps
+	$(SWIFT) build --build-tests
+	mkdir -p docs/screenshots
+	PULSEBAR_SCREENSHOTS=$(CURDIR)/docs/screenshots $(SWIFT) test --skip-build --disable-xctest \
+		--filter 'recipeInWaybar|recipeInPolybar'
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
 sanitize: test-deps
@@ -105,10 +125,27 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT="$(SWIFT)" fuzz/run.sh
 
+## deb: the Debian package, dist/pulsebar_VERSION_ARCH.deb (dpkg-buildpackage, debian/); the
+## Swift toolchain is SWIFT's, else /opt/swift's
+deb: deps
+	@APT=$(APT) SUDO="$(SUDO)" scripts/packages.sh apt "" $(DEB_PACKAGES)
+	mkdir -p $(DIST)
+	ARCH=$$(dpkg-architecture -qDEB_HOST_ARCH) && \
+	PULSEBAR_DIST=$(CURDIR)/$(DIST) \
+		dpkg-buildpackage -b -us -uc \
+		--buildinfo-option=-u$(DIST) --buildinfo-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.buildinfo \
+		--changes-option=-u$(DIST) --changes-file=$(DIST)/pulsebar_$(VERSION)_$$ARCH.changes
+	@echo "make deb: $$(ls $(DIST)/pulsebar_$(VERSION)_*.deb); install it with: sudo apt install ./$$(ls $(DIST)/pulsebar_$(VERSION)_*.deb)"
+
+## package-test: builds the package, installs it, runs the installed pulsebar without the
+## Swift toolchain, verifies its units, purges it and checks nothing is left (CI; needs root)
+package-test: test-deps
+	SWIFT=$(SWIFT) scripts/package-test.sh
+
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)
 install: release
-	install -Dm755 .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
+	install -Dm755 -s .build/release/pulsebar $(DESTDIR)$(PREFIX)/bin/pulsebar
 	install -Dm644 man/pulsebar.1 $(DESTDIR)$(MAN_DIR)/pulsebar.1
 	install -Dm644 completions/pulsebar.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar
 	install -Dm644 completions/_pulsebar $(DESTDIR)$(ZSH_COMPLETION_DIR)/_pulsebar
@@ -136,4 +173,4 @@ uninstall:
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST)

@@ -1,6 +1,5 @@
 import AllocationCounter
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem

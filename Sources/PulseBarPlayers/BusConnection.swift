@@ -91,13 +91,16 @@ final class BusConnection {
     return call
   }
 
-  /// Sends `call`; `handler` gets the reply with `context`. Returns the call's cookie, which
+  /// Sends `call`; `handler` gets the reply with `context` (an error reply after
+  /// `timeoutMicroseconds`; 0 is sd-bus's default, 25 s). Returns the call's cookie, which
   /// the reply's ``BusMessage/replyCookie`` names.
   @discardableResult
   func callAsync(
-    _ call: BusMessage, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
+    _ call: BusMessage, context: UnsafeMutableRawPointer?, timeoutMicroseconds: UInt64 = 0,
+    handler: sd_bus_message_handler_t
   ) throws(BusError) -> UInt64 {
-    let result = sd_bus_call_async(bus, nil, call.message, handler, context, 0)
+    let result = sd_bus_call_async(
+      bus, nil, call.message, handler, context, timeoutMicroseconds)
     if result < 0 { throw BusError("call", code: result) }
     var cookie: UInt64 = 0
     _ = sd_bus_message_get_cookie(call.message, &cookie)

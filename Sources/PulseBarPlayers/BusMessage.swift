@@ -1,8 +1,15 @@
 internal import CSystemd
+import Glibc
 import PulseBarCore
 
 /// One D-Bus message (`sd_bus_message *`), read front to back: strings, string arrays, and the
 /// `a{sv}` dictionaries MPRIS speaks. Holds a reference while it lives.
+///
+/// The bus boundary: what a player sends is untrusted (any program can claim an MPRIS name,
+/// and a browser publishes what a web page chooses), so reading caps it here, before anything
+/// is stored: a string keeps at most ``UntrustedText/maximumBytes`` (cut on a character
+/// boundary, without reading the rest), an artist list at most ``maximumArtists`` names, and a
+/// metadata key pulsebar does not show is skipped without being read.
 struct BusMessage {
   /// Frees the reference when the last copy goes.
   private final class Reference {
@@ -48,19 +55,31 @@ struct BusMessage {
     return (UInt8(bitPattern: type), contents.map { String(cString: $0) })
   }
 
-  func readString() -> String? {
+  /// Artists kept from an `xesam:artist` list.
+  static let maximumArtists = 16
+
+  /// The next string, cut to at most `maximumBytes` (see the type's docs); invalid UTF-8
+  /// becomes U+FFFD.
+  func readString(maximumBytes: Int = UntrustedText.maximumBytes) -> String? {
     var pointer: UnsafePointer<CChar>?
     guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &pointer) > 0,
       let pointer
     else { return nil }
-    return String(cString: pointer)
+    // A few bytes past the cap, so the cut can keep a character's combining marks; strnlen
+    // never reads further.
+    let length = strnlen(pointer, maximumBytes + 16)
+    let text = pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+      String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    return UntrustedText.capped(text, maximumBytes: maximumBytes)
   }
 
-  /// An `as`.
-  func readStrings() -> [String]? {
+  /// An `as`: at most `limit` strings are read, the rest skipped.
+  func readStrings(limit: Int = .max) -> [String]? {
     guard enter(UInt8(ascii: "a"), "s") else { return nil }
     var strings: [String] = []
-    while let string = readString() { strings.append(string) }
+    while strings.count < limit, let string = readString() { strings.append(string) }
+    while sd_bus_message_skip(message, "s") > 0 {}
     exit()
     return strings
   }
@@ -116,15 +135,34 @@ struct BusMessage {
       case ("xesam:title", "s"): metadata.title = readString().nonEmpty
       case ("xesam:album", "s"): metadata.album = readString().nonEmpty
       case ("xesam:artist", "as"):
-        metadata.artist = (readStrings()?.filter { !$0.isEmpty }.joined(separator: ", ")).nonEmpty
+        let artists = readStrings(limit: Self.maximumArtists)?.filter { !$0.isEmpty }
+        metadata.artist = artists.map { UntrustedText.capped($0.joined(separator: ", ")) }.nonEmpty
       case ("xesam:artist", "s"): metadata.artist = readString().nonEmpty  // not the spec; seen
-      case ("mpris:length", _) where type.count == 1:
-        metadata.length = readNumber(type: type.utf8.first!).map { $0 / 1e6 }
+      case ("mpris:length", "x"), ("mpris:length", "t"), ("mpris:length", "i"),
+        ("mpris:length", "u"):
+        metadata.length = readNumber(type: type.utf8.first!).flatMap {
+          Self.validLength(microseconds: $0)
+        }
       default: return false
       }
       return true
     }
     return metadata
+  }
+}
+
+extension BusMessage {
+  /// The longest track length believed, in seconds: a week.
+  static let maximumLength: Double = 7 * 24 * 3600
+
+  /// `mpris:length` in seconds, when it is what the spec says: a positive whole number of
+  /// microseconds (a length that is negative, zero, a fraction, NaN or over a week is left
+  /// out).
+  static func validLength(microseconds: Double) -> Double? {
+    guard microseconds.isFinite, microseconds > 0, microseconds.rounded() == microseconds,
+      microseconds <= maximumLength * 1e6
+    else { return nil }
+    return microseconds / 1e6
   }
 }
 

@@ -1,5 +1,6 @@
 internal import CSystemd
 import PulseBarCore
+import PulseBarSystem
 
 /// `pulsebar ctl`: one MPRIS call to the active player (or a named one), then exit.
 ///
@@ -82,10 +83,9 @@ package enum PlayerControl {
     if names.count == 1 { return names[0] }
     // (rank: playing 2, paused 1, else 0; connection serial) — highest wins.
     var best: (name: String, rank: Int, serial: Int)?
-    for name in names {
-      guard let (status, owner) = playbackStatus(of: name, on: connection) else { continue }
-      let rank = status == .playing ? 2 : status == .paused ? 1 : 0
-      let serial = Int(owner.split(separator: ".").last ?? "") ?? 0
+    for (name, answer) in playbackStatuses(of: names, on: connection) {
+      let rank = answer.status == .playing ? 2 : answer.status == .paused ? 1 : 0
+      let serial = Int(answer.owner.split(separator: ".").last ?? "") ?? 0
       if best == nil || (rank, serial) > (best!.rank, best!.serial) {
         best = (name, rank, serial)
       }
@@ -93,22 +93,66 @@ package enum PlayerControl {
     return best?.name ?? names[0]
   }
 
-  /// A player's `PlaybackStatus` and the unique name that answered.
-  private static func playbackStatus(of busName: String, on connection: BusConnection)
-    -> (PlayerStatus, String)?
+  /// How long `ctl` waits for the players' states, all of them together.
+  static let statusDeadlineMicroseconds: UInt64 = 1_000_000
+
+  /// The replies to the `PlaybackStatus` calls `ctl` sends, by bus name.
+  private final class StatusReplies {
+    var names: [UInt64: String] = [:]
+    var answers: [String: (status: PlayerStatus, owner: String)] = [:]
+    var outstanding = 0
+  }
+
+  /// Every player's `PlaybackStatus` and the unique name that answered, asked of all at once:
+  /// a player that hangs costs at most ``statusDeadlineMicroseconds`` in all, however many
+  /// hang. Players that do not answer in time are left out.
+  private static func playbackStatuses(of busNames: [String], on connection: BusConnection)
+    -> [String: (status: PlayerStatus, owner: String)]
   {
-    do {
-      let call = try connection.methodCall(
-        destination: busName, path: PlayerSession.playerPath,
-        interface: "org.freedesktop.DBus.Properties", member: "Get",
-        arguments: [PlayerSession.playerInterface, "PlaybackStatus"])
-      let reply = try connection.call(call, timeoutSeconds: 1)
-      guard reply.enter(UInt8(ascii: "v"), "s"), let text = reply.readString() else {
-        return nil
+    let replies = StatusReplies()
+    let context = Unmanaged.passUnretained(replies).toOpaque()
+    for busName in busNames {
+      do {
+        let call = try connection.methodCall(
+          destination: busName, path: PlayerSession.playerPath,
+          interface: "org.freedesktop.DBus.Properties", member: "Get",
+          arguments: [PlayerSession.playerInterface, "PlaybackStatus"])
+        let cookie = try connection.callAsync(
+          call, context: context, timeoutMicroseconds: statusDeadlineMicroseconds,
+          handler: { message, context, _ in
+            let replies = Unmanaged<StatusReplies>.fromOpaque(context!).takeUnretainedValue()
+            let reply = BusMessage(borrowing: message!)
+            guard let cookie = reply.replyCookie, let name = replies.names[cookie] else {
+              return 0
+            }
+            replies.outstanding -= 1
+            if reply.errorText == nil, reply.enter(UInt8(ascii: "v"), "s"),
+              let text = reply.readString()
+            {
+              replies.answers[name] = (PlayerStatus(rawValue: text) ?? .stopped, reply.sender ?? "")
+            }
+            return 0
+          })
+        replies.names[cookie] = busName
+        replies.outstanding += 1
+      } catch {
+        continue
       }
-      return (PlayerStatus(rawValue: text) ?? .stopped, reply.sender ?? "")
-    } catch {
-      return nil
     }
+    // sd-bus ends each call by its timeout; the deadline here only guards against a bus that
+    // stops answering altogether.
+    let deadline = monotonicNanoseconds() + statusDeadlineMicroseconds * 1000 + 100_000_000
+    var poll = PollSet()
+    let index = poll.add(connection.pollState.descriptor)
+    while replies.outstanding > 0 {
+      do { try connection.processAll() } catch { break }
+      let now = monotonicNanoseconds()
+      guard replies.outstanding > 0, now < deadline else { break }
+      let state = connection.pollState
+      poll.update(index, state.events)
+      let until = min(deadline, state.deadline ?? deadline)
+      poll.wait(timeoutMilliseconds: Int32(until <= now ? 0 : (until - now + 999_999) / 1_000_000))
+    }
+    return replies.answers
   }
 }

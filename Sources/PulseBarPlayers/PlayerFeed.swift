@@ -39,7 +39,4 @@ package final class PlayerFeed: Sendable {
       return .some(slot.nowPlaying)
     }
   }
-
-  /// The latest snapshot.
-  package var current: NowPlaying? { slot.withLock { $0.nowPlaying } }
 }

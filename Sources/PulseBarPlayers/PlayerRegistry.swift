@@ -7,13 +7,21 @@ import PulseBarCore
 /// appears or starts playing moves to the front. One refinement over playerctld: a player that
 /// is playing now wins over one that played more recently but is paused, because pulsebar's
 /// picture follows the audio, and the audio is the player that still plays.
+///
+/// A player is shown only while it owns its name: it is added when the bus says a connection
+/// took the name (or lists it at start-up), removed when the bus says it was released, and a
+/// new owner is a new player (nothing of the old one's track carries over). What arrives
+/// from a connection counts only for the names it owns now (``isOwner(_:_:)``); a late reply
+/// for a name that is gone finds no player and changes nothing. Signals are routed by their
+/// sender through an index, so their cost does not grow with the number of players.
 package struct PlayerRegistry: Sendable {
   /// What one player says, by its bus name.
   package struct Player: Sendable, Equatable {
     /// `org.mpris.MediaPlayer2.…`.
     package var busName: String
-    /// The unique connection name (`:1.42`) that owns it; signals come from this one.
-    package var owner: String
+    /// The unique connection name (`:1.42`) that owns it; signals come from this one. `nil`
+    /// for a name listed at start-up until its first reply names the owner.
+    package var owner: String?
     package var status: PlayerStatus = .stopped
     package var title: String?
     package var artist: String?
@@ -30,6 +38,8 @@ package struct PlayerRegistry: Sendable {
   package static let busNamePrefix = "org.mpris.MediaPlayer2."
 
   package private(set) var players: [String: Player] = [:]
+  /// The names each connection owns (most own one).
+  private var namesByOwner: [String: [String]] = [:]
   private var clock: UInt64 = 0
 
   package init() {}
@@ -39,21 +49,44 @@ package struct PlayerRegistry: Sendable {
     name.hasPrefix(busNamePrefix) && name.count > busNamePrefix.count
   }
 
-  /// A player appeared (or changed owner).
-  package mutating func appeared(_ busName: String, owner: String) {
+  /// A connection took a player's name (`owner` nil: listed at start-up, owner not yet
+  /// known). A different owner than before is a new player: the old one's track is dropped.
+  package mutating func appeared(_ busName: String, owner: String?) {
     clock += 1
-    var player = players[busName] ?? Player(busName: busName, owner: owner)
-    player.owner = owner
-    player.activity = clock
-    players[busName] = player
+    if let existing = players[busName], existing.owner == owner || owner == nil {
+      players[busName]?.activity = clock
+      return
+    }
+    vanished(busName)
+    players[busName] = Player(busName: busName, owner: owner, activity: clock)
+    if let owner { namesByOwner[owner, default: []].append(busName) }
   }
 
-  /// A player left the bus.
-  package mutating func vanished(_ busName: String) { players[busName] = nil }
+  /// The name was released: the player is gone.
+  package mutating func vanished(_ busName: String) {
+    guard let player = players.removeValue(forKey: busName), let owner = player.owner else {
+      return
+    }
+    namesByOwner[owner]?.removeAll { $0 == busName }
+    if namesByOwner[owner]?.isEmpty == true { namesByOwner[owner] = nil }
+  }
+
+  /// Whether a message from connection `sender` may speak for `busName`: the player is there
+  /// and `sender` owns it. A name listed at start-up learns its owner from its first reply
+  /// here.
+  package mutating func isOwner(_ busName: String, _ sender: String) -> Bool {
+    guard let player = players[busName] else { return false }
+    guard let owner = player.owner else {
+      players[busName]?.owner = sender
+      namesByOwner[sender, default: []].append(busName)
+      return true
+    }
+    return owner == sender
+  }
 
   /// The bus names owned by connection `owner` (what a signal from it is about).
   package func names(ownedBy owner: String) -> [String] {
-    players.values.filter { $0.owner == owner }.map(\.busName)
+    namesByOwner[owner] ?? []
   }
 
   /// The player's properties arrived (whatever they said): it may now be the active one.

@@ -19,13 +19,15 @@ package final class PlayerWatcher: Sendable {
   /// Connects to the session bus and starts following players; throws when there is no bus
   /// (the caller logs one line and carries on without players). `log` gets one line if the
   /// bus goes away later.
-  package static func start(log: @escaping @Sendable (String) -> Void) throws(BusError)
-    -> PlayerWatcher
-  {
+  /// `debug` gets the `-v` lines (a player that does not answer, once per player).
+  package static func start(
+    log: @escaping @Sendable (String) -> Void,
+    debug: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws(BusError) -> PlayerWatcher {
     let connection = try BusConnection()
     let feed = PlayerFeed()
     let stopSignal = StopSignal()
-    let session = try PlayerSession(connection: connection, feed: feed)
+    let session = try PlayerSession(connection: connection, feed: feed, debug: debug)
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
@@ -48,21 +50,49 @@ package final class PlayerWatcher: Sendable {
 
 /// The watcher's state on its thread: the connection, the players, the calls awaiting replies.
 /// Confined to the watcher's thread once started.
+///
+/// Players are untrusted (see ``PlayerRegistry`` and ``BusMessage``): one `GetAll` is in
+/// flight per player at most (an invalidation meanwhile asks again once, after the reply), a
+/// call times out after ``methodTimeoutMicroseconds``, a connection's `PropertiesChanged`
+/// signals are read within a ``SignalBudget`` (the rest only mark the player to be asked
+/// again once the budget allows), and the snapshot is published once per batch of messages,
+/// not per message. So a flood of signals costs little more than the bus's own parsing.
 final class PlayerSession {
   private let connection: BusConnection
   private let feed: PlayerFeed
+  private let debug: (String) -> Void
   private var registry = PlayerRegistry()
-  /// `GetAll` calls awaiting their reply: cookie → the bus name asked.
+  /// The `GetAll` in flight for each player: its cookie, and whether to ask again after it.
+  private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
+  /// The same calls by cookie: cookie → the bus name asked.
   private var pendingProperties: [UInt64: String] = [:]
+  /// Players already said (at `-v`) not to answer.
+  private var silentPlayers: Set<String> = []
+  /// Something the engine shows changed since the last publish.
+  private var changed = false
+  /// Each connection's signal budget, by unique name.
+  private var budgets: [String: SignalBudget] = [:]
+  /// Players whose skipped signals are to be made up for with a `GetAll`, and when.
+  private var rereads: [String: Double] = [:]
+  /// A signal was skipped since the loop last slept: someone floods the bus.
+  private var flooded = false
+  /// How long the loop pauses while flooded before it reads the bus again, so the signals
+  /// are read in batches rather than one wake-up each.
+  static let floodPauseMilliseconds: Int32 = 20
 
   static let playerInterface = "org.mpris.MediaPlayer2.Player"
   static let playerPath = "/org/mpris/MediaPlayer2"
+  /// How long a player may take to answer (sd-bus's default is 25 s).
+  static let methodTimeoutMicroseconds: UInt64 = 2_000_000
 
   /// Subscribes to the signals, then asks for the players already there (in that order, so
   /// none is missed in between).
-  init(connection: BusConnection, feed: PlayerFeed) throws(BusError) {
+  init(connection: BusConnection, feed: PlayerFeed, debug: @escaping (String) -> Void)
+    throws(BusError)
+  {
     self.connection = connection
     self.feed = feed
+    self.debug = debug
     let context = Unmanaged.passUnretained(self).toOpaque()
     try connection.addMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
@@ -102,7 +132,14 @@ final class PlayerSession {
     let state = connection.pollState
     let busIndex = poll.add(state.descriptor, state.events)
     poll.add(stop.descriptor)
+    var stopOnly = PollSet()
+    stopOnly.add(stop.descriptor)
     while !stop.isRequested {
+      if flooded {
+        flooded = false
+        stopOnly.wait(timeoutMilliseconds: Self.floodPauseMilliseconds)
+        continue
+      }
       do {
         try connection.processAll()
       } catch {
@@ -110,12 +147,22 @@ final class PlayerSession {
         feed.publish(nil)
         return
       }
+      let nextReread = askForSkippedSignals(now: monotonicSeconds())
+      if changed {
+        changed = false
+        feed.publish(registry.nowPlaying)
+      }
       let state = connection.pollState
       poll.update(busIndex, state.events)
       var timeout: Int32 = -1
       if let deadline = state.deadline {
         let now = monotonicNanoseconds()
         timeout = deadline <= now ? 0 : Int32(min(60_000, (deadline - now + 999_999) / 1_000_000))
+      }
+      if let nextReread {
+        let wait = Int32(
+          max(1, min(60_000, ((nextReread - monotonicSeconds()) * 1000).rounded(.up))))
+        timeout = timeout < 0 ? wait : min(timeout, wait)
       }
       poll.wait(timeoutMilliseconds: timeout)
     }
@@ -125,11 +172,23 @@ final class PlayerSession {
 
   private func namesListed(_ reply: BusMessage) {
     guard let names = reply.readStrings() else { return }
-    for name in names where PlayerRegistry.isPlayerName(name) { requestProperties(of: name) }
+    for name in names where PlayerRegistry.isPlayerName(name) {
+      registry.appeared(name, owner: nil)
+      requestProperties(of: name)
+    }
   }
 
   /// Asks a player for all its `Player` properties; the reply lands in ``propertiesArrived(_:)``.
-  private func requestProperties(of busName: String) {
+  /// With one call in flight already, the player is asked again once that one is answered
+  /// (`fresh`: the name has a new owner, and the old call's reply no longer counts).
+  private func requestProperties(of busName: String, fresh: Bool = false) {
+    if let pending = inFlight[busName] {
+      guard fresh else {
+        inFlight[busName]?.askAgain = true
+        return
+      }
+      pendingProperties[pending.cookie] = nil
+    }
     do {
       let call = try connection.methodCall(
         destination: busName, path: Self.playerPath,
@@ -137,58 +196,110 @@ final class PlayerSession {
         arguments: [Self.playerInterface])
       let cookie = try connection.callAsync(
         call, context: Unmanaged.passUnretained(self).toOpaque(),
+        timeoutMicroseconds: Self.methodTimeoutMicroseconds,
         handler: { message, context, _ in
           PlayerSession.from(context).propertiesArrived(BusMessage(borrowing: message!))
           return 0
         })
       pendingProperties[cookie] = busName
+      inFlight[busName] = (cookie, false)
     } catch {
       // The connection is failing; the loop notices and says so.
     }
   }
 
   private func propertiesArrived(_ reply: BusMessage) {
-    guard let cookie = reply.replyCookie, let busName = pendingProperties[cookie] else { return }
-    pendingProperties[cookie] = nil
-    guard reply.errorText == nil, let owner = reply.sender else {
+    guard let cookie = reply.replyCookie,
+      let busName = pendingProperties.removeValue(forKey: cookie)
+    else { return }
+    let askAgain = inFlight.removeValue(forKey: busName)?.askAgain ?? false
+    // A name released meanwhile has no player: its late reply changes nothing.
+    guard registry.players[busName] != nil else { return }
+    if let error = reply.errorText {
       // A player that does not answer is still a player (stopped, no track).
+      if silentPlayers.insert(busName).inserted {
+        debug("MPRIS: \(busName) did not answer (\(error)); shown as stopped")
+      }
       registry.loaded(busName)
-      publish()
-      return
+      changed = true
+    } else if let sender = reply.sender, registry.isOwner(busName, sender) {
+      registry.loaded(busName)
+      apply(properties: reply, to: [busName])
     }
-    if registry.players[busName] == nil { registry.appeared(busName, owner: owner) }
-    registry.loaded(busName)
-    apply(properties: reply, to: [busName])
+    if askAgain { requestProperties(of: busName) }
+  }
+
+  /// Sends the `GetAll`s that make up for skipped signals once they are due; returns when the
+  /// next one is.
+  private func askForSkippedSignals(now: Double) -> Double? {
+    guard !rereads.isEmpty else { return nil }
+    var next: Double?
+    for (busName, due) in rereads {
+      if due <= now {
+        rereads[busName] = nil
+        if let owner = registry.players[busName]?.owner {
+          _ = budgets[owner]?.admit(at: now)
+          requestProperties(of: busName)
+        }
+      } else {
+        next = min(next ?? due, due)
+      }
+    }
+    return next
   }
 
   private func nameOwnerChanged(_ signal: BusMessage) {
-    // (name, old owner, new owner)
-    guard let name = signal.readString(), signal.readString() != nil,
-      let newOwner = signal.readString(), PlayerRegistry.isPlayerName(name)
+    // (name, old owner, new owner), from the bus itself.
+    guard signal.sender == "org.freedesktop.DBus", let name = signal.readString(),
+      signal.readString() != nil, let newOwner = signal.readString(),
+      PlayerRegistry.isPlayerName(name)
     else { return }
     if newOwner.isEmpty {
-      registry.vanished(name)
+      if let owner = registry.players[name]?.owner {
+        registry.vanished(name)
+        if registry.names(ownedBy: owner).isEmpty { budgets[owner] = nil }
+      } else {
+        registry.vanished(name)
+      }
+      rereads[name] = nil
+      if let pending = inFlight.removeValue(forKey: name) {
+        pendingProperties[pending.cookie] = nil
+      }
+      silentPlayers.remove(name)
     } else {
       registry.appeared(name, owner: newOwner)
-      requestProperties(of: name)
+      requestProperties(of: name, fresh: true)
     }
-    publish()
+    changed = true
   }
 
   private func propertiesChanged(_ signal: BusMessage) {
-    guard let sender = signal.sender, signal.readString() == Self.playerInterface else { return }
+    guard let sender = signal.sender else { return }
     let names = registry.names(ownedBy: sender)
     guard !names.isEmpty else { return }
+    let now = monotonicSeconds()
+    var budget = budgets[sender] ?? SignalBudget(now: now)
+    let admitted = budget.admit(at: now)
+    budgets[sender] = budget
+    guard admitted else {
+      // Read later, all at once.
+      flooded = true
+      for name in names where rereads[name] == nil {
+        rereads[name] = budget.nextAdmission(after: now)
+      }
+      return
+    }
+    guard signal.readString() == Self.playerInterface else { return }
     apply(properties: signal, to: names)
     // Properties the player only says changed, without their value: ask for them.
-    if let invalidated = signal.readStrings(),
+    if let invalidated = signal.readStrings(limit: 64),
       invalidated.contains("PlaybackStatus") || invalidated.contains("Metadata")
     {
       for name in names { requestProperties(of: name) }
     }
   }
 
-  /// Reads an `a{sv}` of `Player` properties into the registry, then publishes.
+  /// Reads an `a{sv}` of `Player` properties into the registry.
   private func apply(properties message: BusMessage, to names: [String]) {
     message.forEachProperty { key, type in
       switch (key, type) {
@@ -204,8 +315,6 @@ final class PlayerSession {
       }
       return true
     }
-    publish()
+    changed = true
   }
-
-  private func publish() { feed.publish(registry.nowPlaying) }
 }

@@ -134,6 +134,14 @@ package final class ChildProcess {
     return lines
   }
 
+  /// Every stdout byte until stdout closes or `timeout` seconds pass (a screenshot tool's image).
+  package func readAllBytes(timeout: Double) -> [UInt8] {
+    let deadline = Self.now() + timeout
+    while Self.now() < deadline, pump(timeout: deadline - Self.now()) {}
+    defer { stdoutPending.removeAll() }
+    return stdoutPending
+  }
+
   /// Reads stdout lines until one satisfies `predicate`; returns it, or `nil` on timeout.
   package func waitForLine(timeout: Double, where predicate: (String) -> Bool) -> String? {
     let deadline = Self.now() + timeout
@@ -259,6 +267,8 @@ package final class ChildProcess {
 package struct SpawnError: Error, CustomStringConvertible {
   package var message: String
   package var description: String { message }
+
+  package init(message: String) { self.message = message }
 }
 
 /// Calls `body` with a NULL-terminated `char *[]` of `strings`.

@@ -1,7 +1,8 @@
 import Glibc
 
 /// A private D-Bus session bus for integration tests: `dbus-daemon --nofork` with a temporary
-/// config that listens on `<directory>/bus`.
+/// config that listens on `<directory>/bus` and lets any user connect (the real-bar tests run
+/// their daemon as an unprivileged user).
 ///
 /// Give it a ``PrivatePulseServer``'s directory and the server's
 /// ``PrivatePulseServer/environment`` already points `DBUS_SESSION_BUS_ADDRESS` at it. Runs
@@ -29,6 +30,7 @@ package final class PrivateSessionBus {
           <allow send_destination="*" eavesdrop="true"/>
           <allow eavesdrop="true"/>
           <allow own="*"/>
+          <allow user="*"/>
         </policy>
       </busconfig>
       """)

@@ -39,13 +39,7 @@ struct MPRISEndToEndTests {
       _ = daemon.readLines(for: 2.2)
     }
 
-    deinit {
-      for player in players { player.send(SIGKILL) }
-      daemon.send(SIGTERM)
-      _ = try? daemon.waitForExit(timeout: 5)
-      bus.stop()
-      server.stop()
-    }
+    deinit { MPRISEndToEndTests.stop(players: players, daemon: daemon, bus: bus, server: server) }
 
     /// Starts mpv on `files` with MPRIS, playing or paused.
     func play(_ files: [String], paused: Bool = false) throws -> ChildProcess {
@@ -70,6 +64,18 @@ struct MPRISEndToEndTests {
       else { return nil }
       return (Frame(line), ChildProcess.now() - start)
     }
+  }
+
+  /// Ends a desktop: the players killed, the daemon stopped, then the bus and the server.
+  static func stop(
+    players: [ChildProcess], daemon: ChildProcess, bus: PrivateSessionBus,
+    server: PrivatePulseServer
+  ) {
+    for player in players { player.send(SIGKILL) }
+    daemon.send(SIGTERM)
+    _ = try? daemon.waitForExit(timeout: 5)
+    bus.stop()
+    server.stop()
   }
 
   @Test("title, artist and playing appear within 0.3 s of play; ctl pause gives paused")

@@ -193,7 +193,7 @@ import Testing
       synth: (1, "pinknoise tremolo 3 100")
     ) { _, audio, config in
       let daemon = try startDaemon(config: config, audio: audio)
-      let playing = daemon.waitForLine(timeout: 5) { $0.hasPrefix("▶") }
+      let playing = daemon.waitForLine(timeout: 5) { $0.hasPrefix("►") }
       #expect(playing != nil, "never playing")
       try reload(
         daemon, config: config,
@@ -212,7 +212,7 @@ import Testing
 
           """)
       let reloaded = daemon.waitForLine(timeout: 5) {
-        $0.split(separator: " ").count >= 2 && $0.first != "▶"
+        $0.split(separator: " ").count >= 2 && $0.first != "►"
       }
       let lines = daemon.readLines(for: 2)
       let all = (reloaded.map { [$0] } ?? []) + lines

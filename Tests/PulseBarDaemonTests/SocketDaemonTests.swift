@@ -227,15 +227,21 @@ import Testing
       var daemon = try TestDaemon(audio: audio, socketPath: path)
       let listen = try ChildProcess(
         TestDaemon.binary, ["listen", "--socket", path, "--format", "waybar"])
-      let offline =
-        #"{"text":"⊘","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
       let first = try #require(listen.readLine(timeout: 5), "stderr: \(listen.standardError)")
       let live = ["playing", "paused", "stopped"]
       #expect(live.contains(JSONValue.parse(first)?["alt"]?.string ?? ""), "\(first)")
+      // As wide as the live lines: Ø and figure spaces.
+      let liveText = try StatusBarGlyphTests.waybarVisibleText(first)
+      let padding = String(
+        repeating: "\u{2007}", count: StatusBarGlyphTests.displayWidth(liveText) - 1)
+      let offline =
+        #"{"text":"Ø"# + padding
+        + #"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
       #expect(try daemon.terminate() == 0)
       #expect(listen.waitForLine(timeout: 5) { $0 == offline } != nil, "no offline frame")
-      pause(0.5)
-      #expect(listen.readLines(for: 1).isEmpty, "the offline frame is printed once per outage")
+      // Written again at each attempt (polybar may miss a lone line), and nothing else.
+      let meanwhile = listen.readLines(for: 1.5)
+      #expect(!meanwhile.isEmpty && meanwhile.allSatisfy { $0 == offline }, "\(meanwhile)")
       daemon = try TestDaemon(audio: audio, socketPath: path)
       let back = listen.waitForLine(timeout: 5) {
         live.contains(JSONValue.parse($0)?["alt"]?.string ?? "")
@@ -333,7 +339,9 @@ import Testing
       let socket = directory + "/none.sock"
       let listen = try ChildProcess(
         TestDaemon.binary, ["listen", "--format", "text", "--socket", socket])
-      #expect(listen.readLine(timeout: 5) == "⊘")
+      // Before any daemon: as wide as a default live line (2 + 8 bars + 1 + 6 bubble cells).
+      let offline = "Ø" + String(repeating: "\u{2007}", count: 16)
+      #expect(listen.readLine(timeout: 5) == offline)
       pause(1.6)  // retries at 0.1, 0.2, 0.4 and 0.8 s
       listen.send(SIGTERM)
       #expect(try listen.waitForExit(timeout: 5) == 0)
@@ -345,7 +353,7 @@ import Testing
       let guessing = try ChildProcess(
         "env", ["-u", "XDG_RUNTIME_DIR", TestDaemon.binary, "listen", "--format", "text"],
         environment: ["XDG_CONFIG_HOME": directory])
-      #expect(guessing.readLine(timeout: 5) == "⊘")
+      #expect(guessing.readLine(timeout: 5) == offline)
       guessing.send(SIGTERM)
       _ = try guessing.waitForExit(timeout: 5)
       let first = guessing.standardError.split(separator: "\n").first ?? ""

@@ -37,7 +37,8 @@ import Testing
       },
       checkOffline: { line in
         let frame = JSONValue.parse(line)
-        return frame?["class"]?.array == [.string("offline")] && frame?["text"]?.string == "⊘"
+        return frame?["class"]?.array == [.string("offline")]
+          && frame?["text"]?.string.map(isPaddedOffline) == true
       }),
     Recipe(
       file: "polybar.ini",
@@ -47,14 +48,14 @@ import Testing
         }
         return value(in: text, after: "\nexec = ", until: "\n")
       },
-      checkLive: isPlainTextFrame, checkOffline: { $0 == "⊘" }),
+      checkLive: isPlainTextFrame, checkOffline: isPaddedOffline),
     Recipe(
       file: "i3blocks.conf",
       command: { text in
         guard text.contains("\ninterval=persist") else { return nil }
         return value(in: text, after: "\ncommand=", until: "\n")
       },
-      checkLive: isPlainTextFrame, checkOffline: { $0 == "⊘" }),
+      checkLive: isPlainTextFrame, checkOffline: isPaddedOffline),
     Recipe(
       file: "eww.yuck",
       command: { text in
@@ -96,7 +97,10 @@ import Testing
       let daemon = try TestDaemon(
         audio: audio, socketPath: directory + "/pulsebar.sock", extra: ["--socket"],
         environment: environment, socketOption: false)
-      let lines = (0..<10).compactMap { _ in bar.readLine(timeout: 5) }
+      // The offline line is written at each reconnection attempt until the daemon answers.
+      let firstLive = bar.waitForLine(timeout: 10) { !recipe.checkOffline($0) }
+      let lines =
+        [firstLive].compactMap { $0 } + (0..<9).compactMap { _ in bar.readLine(timeout: 5) }
       #expect(lines.count == 10, "stderr: \(bar.standardError)")
       for line in lines { #expect(recipe.checkLive(line), "live line: \(line)") }
       #expect(try daemon.terminate() == 0)
@@ -135,6 +139,11 @@ import Testing
   }
 
   /// The text format: a morph glyph, a space, then bar glyphs; one line, no JSON.
+  /// The default offline text padded with figure spaces to a default live line's 17 cells.
+  @Sendable static func isPaddedOffline(_ text: String) -> Bool {
+    text == "Ø" + String(repeating: "\u{2007}", count: 16)
+  }
+
   @Sendable static func isPlainTextFrame(_ line: String) -> Bool {
     let glyphs = Set("▁▂▃▄▅▆▇█")
     let parts = line.split(separator: " ", maxSplits: 1)

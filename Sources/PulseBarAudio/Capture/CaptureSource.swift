@@ -29,8 +29,8 @@ extension CaptureSource {
 /// library's wait, so a fragment costs one wake-up instead of one on a library thread and a
 /// second, through the buffer's eventfd, on the engine's (DESIGN "one wake-up per fragment").
 package protocol EngineDrivenCapture: CaptureSource {
-  /// True when this source was made to be driven (``wait(_:timeoutMilliseconds:)``) rather
-  /// than to run a thread of its own.
+  /// True when this source was made to be driven
+  /// (``wait(_:timeoutMilliseconds:audioWanted:)``) rather than to run a thread of its own.
   var isDrivenByCaller: Bool { get }
   /// Waits up to `timeoutMilliseconds` (-1: forever) on `poll` and on the library's own
   /// descriptors and timers in one `poll(2)`, then runs the library callbacks that are due

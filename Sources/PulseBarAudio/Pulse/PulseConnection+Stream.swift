@@ -154,10 +154,9 @@ extension PulseConnection {
   /// Whether a lookup of the default that found `source` leaves the stream where the server
   /// moved it (for now), rather than recording `source`.
   ///
-  /// pipewire-pulse can name the old default for a while after WirePlumber moved our stream to
-  /// the new one (a CI run: moved to pb_sink_b's monitor, the lookup half a second later still
-  /// named pb_sink_a, and no server event followed): going back at once recorded the old sink
-  /// for good. So a lookup that names the sink the stream was moved away from is trusted only
+  /// pipewire-pulse can still name the old default half a second after WirePlumber moved our
+  /// stream to the new one, and send no event after it: going back at once would record the
+  /// old sink for good. So a lookup that names the sink the stream was moved away from is trusted only
   /// when a second one, two seconds later, says the same; then the stream goes back (a stream
   /// moved by hand returns to the default's monitor, 2.5 s after the move). A lookup that
   /// agrees with the move, or names a third source, ends the wait.

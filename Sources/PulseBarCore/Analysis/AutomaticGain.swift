@@ -36,12 +36,18 @@ struct AutomaticGain {
   /// The gain's upper bound.
   let ceiling: Float
   /// Gain factor per non-silent frame of release.
-  private let releaseStep: Float
+  private var releaseStep: Float
 
   /// `noiseFloorLevel` is the level a sine at the noise floor reads (before the gain).
   init(fps: Int, noiseFloorLevel: Float) {
     ceiling = Self.noiseFloorHeight / noiseFloorLevel
     gain = ceiling
+    releaseStep = powf(10, Self.releaseDecibelsPerSecond / 20 / Float(fps))
+  }
+
+  /// Frames now come `fps` times a second (the engine follows its consumers' rate): the
+  /// release keeps its speed per second; the gain itself carries on.
+  mutating func setFrameRate(_ fps: Int) {
     releaseStep = powf(10, Self.releaseDecibelsPerSecond / 20 / Float(fps))
   }
 

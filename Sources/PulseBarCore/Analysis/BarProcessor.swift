@@ -38,7 +38,8 @@ package final class BarProcessor {
   private let noiseReduction: Float
   private let fixedGain: Float
   private var automaticGain: AutomaticGain?
-  private let frameScale: Float
+  /// 60 / frames per second: cava's per-frame constants are tuned at 60 fps.
+  private var frameScale: Float
 
   /// Summed Hann power of a sine over all bins, with the analyser's scale (a full-scale
   /// sine on a bin centre reads 1 there and 1/2 on either neighbour: 1 + 2·¼ = 1.5).
@@ -88,6 +89,13 @@ package final class BarProcessor {
     fall.deallocate()
     memory.deallocate()
     bandScale.deallocate()
+  }
+
+  /// Frames now come `fps` times a second: the fall-off, smoothing and gain keep their speed
+  /// per second, and the bars go on from where they are.
+  package func setFrameRate(_ fps: Int) {
+    frameScale = 60 / Float(fps)
+    automaticGain?.setFrameRate(fps)
   }
 
   /// Bands the analyser's current spectra, smooths them and applies the gain into

@@ -11,8 +11,8 @@ struct OnsetDetector {
   private let bins: Int
   private let previous: UnsafeMutableBufferPointer<Float>
   private let threshold: Float
-  private let meanRate: Float
-  private let refractoryFrames: Int
+  private var meanRate: Float
+  private var refractoryFrames: Int
   private var mean: Float = 0
   private var framesSinceOnset = Int.max / 2
   /// The floor under the threshold, in summed log2-magnitude units: a steady tone's
@@ -26,6 +26,13 @@ struct OnsetDetector {
     previous = .allocate(capacity: bins * channels)
     previous.initialize(repeating: 0)
     self.threshold = threshold
+    meanRate = 1 - expf(-1 / (0.5 * Float(fps)))
+    refractoryFrames = max(1, fps / 10)
+  }
+
+  /// Frames now come `fps` times a second: the running mean keeps its 0.5 s and the
+  /// refractory period its 100 ms.
+  mutating func setFrameRate(_ fps: Int) {
     meanRate = 1 - expf(-1 / (0.5 * Float(fps)))
     refractoryFrames = max(1, fps / 10)
   }

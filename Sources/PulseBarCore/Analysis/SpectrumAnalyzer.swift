@@ -37,6 +37,9 @@ package final class SpectrumAnalyzer {
   /// True when the last `analyze()` found an onset.
   package private(set) var onset = false
 
+  /// Frames now come `fps` times a second (see ``FramePipeline/setFrameRate(_:)``).
+  package func setFrameRate(_ fps: Int) { onsets.setFrameRate(fps) }
+
   /// Makes the plans and buffers for `channels` channels at `sampleRate`.
   package init(sampleRate: Int, channels: Int, fps: Int, onsetThreshold: Float = 1.5) {
     sizes = TransformSizes(sampleRate: sampleRate)

@@ -57,8 +57,10 @@ package struct Configuration: Sendable, Equatable {
   /// The text `pulsebar listen` shows while the daemon is unreachable, in every format that has
   /// text (waybar's `text`, the text line, json's `text`). Not empty by default: an empty
   /// waybar text hides the module (and a bar with nothing else in it), and i3blocks keeps
-  /// showing the last frame. U+2298 ⊘ is in DejaVu Sans and Sans Mono.
-  package var offlineText = "⊘"
+  /// showing the last frame. Ø (U+00D8, "nothing there") is one cell in DejaVu Sans Mono and
+  /// Noto Sans Mono and in both Sans fonts, with strokes a bar draws at full colour; ⊘, the
+  /// old default, is two cells in Noto Sans Mono, and ◌'s dots all but vanished there.
+  package var offlineText = "Ø"
   /// The text line (and waybar's `text`), a ``Template``.
   package var text = Template.defaultText
   /// The text line while playing, paused and stopped; empty means ``text``.
@@ -106,8 +108,9 @@ package struct Configuration: Sendable, Equatable {
   package var morphDuration: Double = 0.25
 
   // MARK: [bubbles]
-  /// Glyphs a bubble picks from at random.
-  package var bubbleGlyphs: [String] = ["♥", "♡", "❤", "♪"]
+  /// Glyphs a bubble picks from at random: circles, one cell in DejaVu Sans Mono and Noto Sans
+  /// Mono (♥ ♡ ❤ ♪, the old default, are not in Noto Sans Mono: polybar dropped them).
+  package var bubbleGlyphs: [String] = ["○", "◦", "°", "•"]
   /// Bubbles alive at once.
   package var bubbleMax = 6
   /// Least seconds between two bubbles.

@@ -7,9 +7,9 @@ extension ConfigKeys {
     let defaults = Configuration()
     var text = """
       # pulsebar configuration: every key with its default.
-      # Copy to ~/.config/pulsebar/config and change what you need; keys left out keep
-      # their defaults, and command-line options override this file.
-      # Check a file with: pulsebar check-config FILE
+      # pulsebar reads it from ~/.config/pulsebar/config ($XDG_CONFIG_HOME/pulsebar/config when
+      # set); edit what you need there. Keys left out keep their defaults, and command-line
+      # options override this file. Check a file with: pulsebar check-config FILE
 
       """
     var section = ""

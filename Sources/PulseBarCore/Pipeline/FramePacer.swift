@@ -34,8 +34,8 @@ package struct FramePacer: Sendable {
     period = 1 / Double(max(1, fps))
   }
 
-  /// A reload changed the frame rate: frames are spaced by the new period from now on (the
-  /// chunk interval is in seconds and stays).
+  /// The frame rate changed (a reload, or the fastest consumer's rate): frames are spaced by
+  /// the new period from now on (the chunk interval is in seconds and stays).
   package mutating func changeFrameRate(to fps: Int) {
     period = 1 / Double(max(1, fps))
   }

@@ -20,7 +20,7 @@ struct FrameRateGate {
   /// Seconds between two renders; 0 renders every frame.
   let period: Double
   /// Half a pipeline frame: frame times are sums of 1/fps, so "due" allows that much early.
-  let slack: Double
+  var slack: Double
   private var nextDue = -Double.infinity
   /// A frame was skipped since the last render.
   private(set) var owesFrame = false
@@ -54,8 +54,11 @@ struct FrameRateGate {
 package final class FramePipeline {
   package let configuration: Configuration
   package let sampleRate: Int
-  /// Sample frames (per channel) in one frame of output: `sampleRate / fps`.
-  package let hopFrames: Int
+  /// Frames a second the pipeline analyses: the fastest consumer's rate, at most
+  /// `configuration.fps` (see ``wantedFrameRate``).
+  package private(set) var frameRate: Int
+  /// Sample frames (per channel) in one frame of output: `sampleRate / frameRate`.
+  package private(set) var hopFrames: Int
   package let analyzer: SpectrumAnalyzer
   package private(set) var scene: Scene
   /// Seconds of audio since the start.
@@ -99,6 +102,7 @@ package final class FramePipeline {
   ) {
     self.configuration = configuration
     self.sampleRate = sampleRate
+    frameRate = configuration.fps
     hopFrames = max(1, sampleRate / configuration.fps)
     silenceLevel = configuration.noiseFloorAmplitude
     visibility = LineVisibility(rule: configuration.hideWhen, after: configuration.hideAfter)
@@ -129,7 +133,7 @@ package final class FramePipeline {
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
     renderer.nowPlaying = nowPlaying
-    let gate = FrameRateGate(fps: key.fps, pipelineFPS: configuration.fps)
+    let gate = FrameRateGate(fps: key.fps, pipelineFPS: frameRate)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
   }
@@ -166,6 +170,7 @@ package final class FramePipeline {
     let processor = try BarProcessor(
       totalBars: bars, channels: configuration.channels.count, configuration: configuration,
       sizes: analyzer.sizes)
+    processor.setFrameRate(frameRate)
     layouts.append(processor)
     let display = UnsafeMutableBufferPointer<Float>.allocate(capacity: bars)
     // Drawn from the scene at once, so a layout's first frame (a daemon started with
@@ -174,6 +179,33 @@ package final class FramePipeline {
     scene.composeBars(live: processor.heights, into: display)
     displayBars.append(display)
     return layouts.count - 1
+  }
+
+  /// The rate the consumers need: the fastest one's (a consumer without a rate of its own
+  /// wants `configuration.fps`), never above `configuration.fps`; `configuration.fps` while
+  /// there are none. A daemon whose only clients ask 30 lines a second analyses 30 frames.
+  package var wantedFrameRate: Int {
+    Self.frameRate(for: consumers.map(\.key), maximum: configuration.fps)
+  }
+
+  /// ``wantedFrameRate`` for these consumers.
+  package static func frameRate(for keys: [ConsumerKey], maximum: Int) -> Int {
+    guard !keys.isEmpty else { return maximum }
+    return keys.reduce(1) { max($0, min($1.fps ?? maximum, maximum)) }
+  }
+
+  /// Analyses `fps` frames a second from now on (clamped to 1…`configuration.fps`): each frame
+  /// is `1/fps` s of audio. The analysis, the bars' smoothing and gain and the scene go on
+  /// from where they are, and each consumer keeps its own schedule, so a consumer's lines go
+  /// on with no gap and no burst.
+  package func setFrameRate(_ fps: Int) {
+    let fps = min(max(1, fps), configuration.fps)
+    guard fps != frameRate else { return }
+    frameRate = fps
+    hopFrames = max(1, sampleRate / fps)
+    analyzer.setFrameRate(fps)
+    for layout in layouts { layout.setFrameRate(fps) }
+    for index in consumers.indices { consumers[index].gate.slack = 0.5 / Double(fps) }
   }
 
   // MARK: - Frames

@@ -4,7 +4,8 @@ import PulseBarCore
 /// and one line of help. The parser (``CommandLineParser``), `--help` (``HelpText``), the man
 /// page (``ManPage``) and the shell completions (``ShellCompletion``) all read it.
 package enum CommandTable {
-  /// The version `pulsebar --version` prints and the man page names.
+  /// The version `pulsebar --version` prints and the man page names: the VERSION file's, which
+  /// the Debian package takes too (VersionTests keeps them equal).
   package static let version = "0.1.0"
 
   /// The commands, `run` (the default) first.

@@ -17,7 +17,11 @@ import PulseBarSystem
 /// timeout), then not at all. Runs on the thread that calls ``run()``.
 ///
 /// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
-/// the player or its track changed, and the change is a frame of its own.
+/// the player or its track changed. Player changes merge into frames: the latest one is taken
+/// when a frame is due (one period after the last frame), and the feed is not polled in
+/// between, so a player that floods the bus with changes costs at most one wake-up and one
+/// frame per period. While audio flows the next audio frame carries it; otherwise it is a
+/// frame of its own.
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
@@ -32,6 +36,9 @@ package final class Engine {
   private let reload: (() -> Configuration?)?
   /// Called with `STATUS=`-style text when the source or state changes.
   package var onStatus: ((String) -> Void)?
+  /// Called with the frames a second analysed when that changes (it follows the fastest
+  /// consumer: see ``FramePipeline/wantedFrameRate``).
+  package var onFrameRate: ((Int) -> Void)?
   /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
   package var input: (descriptor: FileDescriptor, handle: () -> Bool)?
 
@@ -48,6 +55,8 @@ package final class Engine {
   private var lastStatusText = ""
   private var lastStatusKey: (PlaybackState, Bool, UInt32)?
   private var stopping = false
+  /// The player feed signalled a change that is not yet in the pipeline (see the type's docs).
+  private var playerChangePending = false
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
@@ -86,12 +95,12 @@ package final class Engine {
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
     let playersIndex = players.map { poll.add($0.wakeDescriptor) }
-    // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
-    let firstWake = poll.count
+    // Deliveries with descriptors of their own (the socket's clients, the terminal's redraws):
+    // (the delivery, its index in the poll set).
+    var wakes: [(delivery: FrameDelivery, index: Int)] = []
     for delivery in deliveries {
-      if let wake = delivery.wakeDescriptor { poll.add(wake) }
+      if let wake = delivery.wakeDescriptor { wakes.append((delivery, poll.add(wake))) }
     }
-    let wakes = firstWake..<poll.count
     let inputIndex = input.map { poll.add($0.descriptor) }
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
@@ -109,17 +118,31 @@ package final class Engine {
       if stopping { break }
       if let changed = buffer.takeStatusChange() { apply(changed) }
       noteArrival()
-      if let players, let playersIndex, !poll.ready(playersIndex).isEmpty,
-        let change = players.takeChange()
+      if let playersIndex, !poll.ready(playersIndex).isEmpty {
+        // Not polled again until the change is taken.
+        playerChangePending = true
+        poll.update(playersIndex, [])
+      }
+      var playerFrameWanted = false
+      if let players, let playersIndex, playerChangePending,
+        monotonicSeconds() >= pacer.lastFrame + pacer.period
       {
-        // A pause, a new track, a player gone: a frame at once, as for a capture status.
-        pipeline.nowPlaying = change
+        playerChangePending = false
+        poll.update(playersIndex, .readable)
+        if let change = players.takeChange() {
+          // A pause, a new track, a player gone.
+          pipeline.nowPlaying = change
+          playerFrameWanted = true
+        }
+      }
+      let deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: wakes)
+      let produced = consumeAudio()
+      if playerFrameWanted && !produced && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       }
-      let produced = consumeAudio()
       if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
-      } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
+      } else if !produced && deliveryWantsFrame {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
       if status.endOfStream && queuedHops == 0 {
@@ -129,11 +152,42 @@ package final class Engine {
     return 0
   }
 
-  /// How long poll may sleep: until the next queued frame is due; forever while nothing must
-  /// move without audio; else until the next tick once audio is late.
+  /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
+  /// when one wants the current frame delivered again.
+  private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
+    -> Bool
+  {
+    let now = monotonicNanoseconds()
+    var wantsFrame = false
+    for wake in wakes {
+      let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
+      if (due || !poll.ready(wake.index).isEmpty) && wake.delivery.service(now: now) {
+        wantsFrame = true
+      }
+    }
+    return wantsFrame
+  }
+
+  /// How long poll may sleep: until the next queued frame is due, or a delivery's deadline.
   private func pollTimeout() -> Int32 {
+    let frame = frameTimeout()
+    var earliest: UInt64?
+    for delivery in deliveries {
+      guard let deadline = delivery.nextDeadline else { continue }
+      earliest = min(earliest ?? deadline, deadline)
+    }
+    guard let earliest else { return frame }
+    let now = monotonicNanoseconds()
+    let wait = earliest <= now ? 0 : Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
+    return frame < 0 ? wait : min(frame, wait)
+  }
+
+  /// Until the next queued frame is due; forever while nothing must move without audio; else
+  /// until the next tick once audio is late.
+  private func frameTimeout() -> Int32 {
     let now = monotonicSeconds()
     if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
+    if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }
     let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
     guard needsTicks else { return -1 }
     // While audio flows it paces the frames; tick only once it is late.
@@ -214,6 +268,13 @@ package final class Engine {
       }
     }
     pipeline.retainConsumers(keys)
+    // Analyse no faster than the fastest consumer reads.
+    let rate = pipeline.wantedFrameRate
+    if rate != pipeline.frameRate || force {
+      pipeline.setFrameRate(rate)
+      pacer.changeFrameRate(to: pipeline.frameRate)
+      onFrameRate?(pipeline.frameRate)
+    }
   }
 
   private func apply(_ newStatus: CaptureStatus) {

@@ -5,9 +5,12 @@ import PulseBarSystem
 /// `pulsebar listen`: reads a running daemon's socket and prints its frames, one per line,
 /// each written (flushed) as it arrives.
 ///
-/// A status-bar module must never die, so while the daemon is unreachable this prints one
-/// offline frame per outage (see ``offlineFrame(format:bars:configuration:)``) and reconnects
-/// with back-off from 100 ms up to 2 s. It exits 0 on SIGTERM or SIGINT and when its stdout
+/// A status-bar module must never die, so while the daemon is unreachable this prints an
+/// offline frame (see ``offlineFrame(format:bars:configuration:width:)``) as wide as the live
+/// lines were, and reconnects with back-off from 100 ms up to 2 s. The offline frame is written
+/// again at each attempt: polybar shows only the first line of what one read of the pipe
+/// returns, so a lone line written once could stay unseen behind the last live frame.
+/// Notes go where ``ListenNotes`` says: never into the bar's text. It exits 0 on SIGTERM or SIGINT and when its stdout
 /// goes away (EPIPE); 2 when the daemon refuses the subscription it asked for.
 package enum ListenCommand {
   /// The config keys a client chooses: what it asks the daemon for (format, bars, fps), what it
@@ -35,7 +38,7 @@ package enum ListenCommand {
         let parsed = try ConfigParser.parseListingKeys(text, file: path)
         configuration = parsed.configuration
         if let warning = daemonKeysWarning(file: path, keys: parsed.keys) {
-          Console.error(warning)
+          ListenNotes().say(warning)
         }
         if parsed.keys.contains("general.format") { format = format ?? configuration.format }
         if parsed.keys.contains("general.bars") { bars = bars ?? configuration.bars }
@@ -44,7 +47,7 @@ package enum ListenCommand {
         configuration = try ConfigLoading.load(path: nil)
       }
     } catch {
-      Console.error("pulsebar: \(error)\n")
+      ListenNotes().say("pulsebar: \(error)\n")
       return 2
     }
     return run(
@@ -70,30 +73,29 @@ package enum ListenCommand {
     }
     let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
     let path = UnixSocket.defaultPath(configured: configured)
+    let notes = ListenNotes()
     if let note = UnixSocket.guessedPathNote(configured: configured) {
-      Console.error("pulsebar listen: \(note)\n")
+      notes.say("pulsebar listen: \(note)\n")
     }
     let request = Subscription.requestLine(format: format, bars: bars, fps: fps)
-    let offline = offlineFrame(
-      format: format ?? configuration.format, bars: bars ?? configuration.bars,
-      configuration: configuration)
+    let shownFormat = format ?? configuration.format
+    let shownBars = bars ?? configuration.bars
+    var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
     var backoff = Backoff()
-    var offlineShown = false
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outageReported = false
     while true {
       let connection = Result { () throws(Errno) in try UnixSocket.connect(path: path) }
       if case .success(let socket) = connection {
-        let outcome = stream(socket, request: request, signals: signals)
+        let outcome = stream(socket, request: request, signals: signals, width: &width)
         socket.closeQuietly()
         switch outcome {
         case .finished: return 0
         case .refused(let message):
-          Console.error("pulsebar listen: \(path): \(message)\n")
+          notes.say("pulsebar listen: \(path): \(message)\n")
           return 2
         case .disconnected(let sawFrames):
           if sawFrames {
-            offlineShown = false
             outageReported = false
             backoff.reset()
           }
@@ -107,14 +109,13 @@ package enum ListenCommand {
         } else {
           reason = "it went away"
         }
-        Console.error(
+        notes.say(
           "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
         )
       }
-      if !offlineShown {
-        guard Console.output(offline) else { return 0 }
-        offlineShown = true
-      }
+      let offline = offlineFrame(
+        format: shownFormat, bars: shownBars, configuration: configuration, width: width)
+      guard Console.output(offline) else { return 0 }
       switch wait(backoff.next(), signals: signals) {
       case .finished: return 0
       case .timedOut: continue
@@ -122,8 +123,9 @@ package enum ListenCommand {
     }
   }
 
-  /// The line printed while the daemon is unreachable. `offline_text` (default ⊘) is its text in
-  /// every format that has one, so the module stays visible:
+  /// The line printed while the daemon is unreachable. `offline_text` (default Ø) is its text in
+  /// every format that has one, so the module stays visible; in the text and waybar formats it
+  /// is padded with figure spaces to `width` (the live lines'), so the module keeps its width:
   ///
   /// - `waybar`: text `offline_text`, class and alt `offline` (the shipped CSS dims it); an
   ///   empty text would make waybar hide the module, and a bar with nothing else vanish;
@@ -133,10 +135,12 @@ package enum ListenCommand {
   /// - `raw`: every bar at 0 (`0;` per bar), what cava prints in silence, so a script that
   ///   splits on `;` keeps working.
   package static func offlineFrame(
-    format: OutputFormat, bars: Int, configuration: Configuration
+    format: OutputFormat, bars: Int, configuration: Configuration,
+    width: LiveLineWidth? = nil
   ) -> String {
+    let shown = width?.padded(configuration.offlineText) ?? configuration.offlineText
     var text = ByteLine()
-    text.appendJSONEscaped(configuration.offlineText.utf8)
+    text.appendJSONEscaped(shown.utf8)
     let json = String(decoding: text.bytes, as: UTF8.self)
     switch format {
     case .waybar:
@@ -147,7 +151,7 @@ package enum ListenCommand {
     case .json:
       return #"{"state":"offline","text":""# + json + #""}"# + "\n"
     case .text:
-      return configuration.offlineText + "\n"
+      return shown + "\n"
     case .raw:
       return String(repeating: "0;", count: max(1, bars)) + "\n"
     }
@@ -166,7 +170,8 @@ package enum ListenCommand {
   }
 
   private static func stream(
-    _ socket: FileDescriptor, request: String, signals: SignalReceiver
+    _ socket: FileDescriptor, request: String, signals: SignalReceiver,
+    width: inout LiveLineWidth
   ) -> StreamOutcome {
     guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
     var pending: [UInt8] = []
@@ -198,6 +203,9 @@ package enum ListenCommand {
           UnsafeRawBufferPointer(rebasing: bytes[...lastNewline]))) != nil
       }
       guard written else { return .finished }
+      // The newest line sets the width the offline line is padded to.
+      let lastLine = pending[..<lastNewline]
+      width.learn(from: lastLine[((lastLine.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1)...])
       pending.removeSubrange(...lastNewline)
     }
   }

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""A hostile or buggy MPRIS player for pulsebar's tests (python3-dbus, python3-gi).
+
+Owns org.mpris.MediaPlayer2.<name> on the session bus (DBUS_SESSION_BUS_ADDRESS) and answers
+org.freedesktop.DBus.Properties and org.mpris.MediaPlayer2.Player on /org/mpris/MediaPlayer2,
+misbehaving as its options say. It prints one line per event on stdout ("ready", "released",
+"called PlayPause", "flood done N", "churn done N") so a test can follow it.
+"""
+
+import argparse
+import sys
+import time
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+PREFIX = "org.mpris.MediaPlayer2."
+PLAYER = "org.mpris.MediaPlayer2.Player"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+PATH = "/org/mpris/MediaPlayer2"
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def parse():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--name", default="fake")
+    parser.add_argument("--status", default="Playing")
+    parser.add_argument("--title", default="Fake Song")
+    parser.add_argument("--title-bytes", type=int, default=0, help="a title this many bytes long")
+    parser.add_argument("--artists", type=int, default=1, help="this many artists")
+    parser.add_argument("--keys", type=int, default=0, help="this many unknown metadata keys")
+    parser.add_argument("--length", default=None, help="mpris:length's value")
+    parser.add_argument("--length-type", default="x", help="its D-Bus type: x, t, i, d or s")
+    parser.add_argument("--ghost", action="store_true",
+                        help="release the name on GetAll, answer 0.1 s later")
+    parser.add_argument("--hang", action="store_true", help="never answer a method call")
+    parser.add_argument("--flood", type=int, default=0, help="PropertiesChanged per second")
+    parser.add_argument("--flood-seconds", type=float, default=0)
+    parser.add_argument("--invalidate", action="store_true",
+                        help="the flood says Metadata changed without its value")
+    parser.add_argument("--churn", type=int, default=0, help="names taken and released per second")
+    parser.add_argument("--churn-seconds", type=float, default=0)
+    return parser.parse_args()
+
+
+def length_value(options):
+    if options.length is None:
+        return None
+    kind = options.length_type
+    if kind == "x":
+        return dbus.Int64(int(options.length))
+    if kind == "t":
+        return dbus.UInt64(int(options.length))
+    if kind == "i":
+        return dbus.Int32(int(options.length))
+    if kind == "d":
+        return dbus.Double(float(options.length))
+    return dbus.String(options.length)
+
+
+def metadata(options, title=None):
+    if title is None:
+        title = "x" * options.title_bytes if options.title_bytes else options.title
+    values = {
+        "mpris:trackid": dbus.ObjectPath("/org/pulsebar/track/1"),
+        "xesam:title": dbus.String(title),
+        "xesam:artist": dbus.Array(
+            [dbus.String("Artist %d" % i) for i in range(options.artists)], signature="s"),
+        "xesam:album": dbus.String("Album"),
+    }
+    for index in range(options.keys):
+        values["pulsebar:junk%d" % index] = dbus.String("junk")
+    length = length_value(options)
+    if length is not None:
+        values["mpris:length"] = length
+    return dbus.Dictionary(values, signature="sv")
+
+
+class Player(dbus.service.Object):
+    """The player object; its replies may be late, or never come."""
+
+    def __init__(self, bus, options):
+        super().__init__(bus, PATH)
+        self.bus = bus
+        self.options = options
+        self.status = options.status
+        self.metadata = metadata(options)
+        self.names = []
+
+    def properties(self):
+        return dbus.Dictionary({
+            "PlaybackStatus": dbus.String(self.status),
+            "Metadata": self.metadata,
+            "CanControl": dbus.Boolean(True),
+        }, signature="sv")
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}",
+                         async_callbacks=("reply", "error"))
+    def GetAll(self, interface, reply, error):
+        if self.options.hang:
+            return
+        if interface != PLAYER:
+            reply(dbus.Dictionary({}, signature="sv"))
+            return
+        if self.options.ghost:
+            for name in self.names:
+                self.bus.release_name(name)
+            say("released")
+            GLib.timeout_add(100, lambda: reply(self.properties()) and False)
+            return
+        if self.options.churn:
+            GLib.timeout_add(100, lambda: reply(self.properties()) and False)
+            return
+        reply(self.properties())
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v",
+                         async_callbacks=("reply", "error"))
+    def Get(self, interface, name, reply, error):
+        if self.options.hang:
+            return
+        reply(self.properties().get(name, dbus.String("")))
+
+    @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
+    def PropertiesChanged(self, interface, changed, invalidated):
+        pass
+
+    def control(self, member, reply):
+        if self.options.hang:
+            return
+        say("called " + member)
+        reply()
+
+    @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
+    def PlayPause(self, reply, error):
+        self.control("PlayPause", reply)
+
+    @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
+    def Play(self, reply, error):
+        self.control("Play", reply)
+
+    @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
+    def Pause(self, reply, error):
+        self.control("Pause", reply)
+
+    @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
+    def Next(self, reply, error):
+        self.control("Next", reply)
+
+    @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
+    def Previous(self, reply, error):
+        self.control("Previous", reply)
+
+
+def flood(player, options):
+    """PropertiesChanged at options.flood a second, in 10 ms batches, for options.flood_seconds."""
+    start = time.monotonic()
+    state = {"sent": 0}
+    per_batch = max(1, options.flood // 100)
+
+    def batch():
+        elapsed = time.monotonic() - start
+        if elapsed >= options.flood_seconds:
+            say("flood done %d" % state["sent"])
+            return False
+        due = int(elapsed * options.flood) + per_batch
+        while state["sent"] < due:
+            state["sent"] += 1
+            if options.invalidate:
+                player.PropertiesChanged(PLAYER, dbus.Dictionary({}, signature="sv"),
+                                         dbus.Array(["Metadata"], signature="s"))
+            else:
+                player.metadata = metadata(options, "Flood %d" % state["sent"])
+                player.PropertiesChanged(PLAYER, dbus.Dictionary(
+                    {"Metadata": player.metadata}, signature="sv"),
+                    dbus.Array([], signature="s"))
+        return True
+
+    GLib.timeout_add(10, batch)
+
+
+def churn(bus, options):
+    """Takes a new name and releases it, options.churn a second for options.churn_seconds."""
+    start = time.monotonic()
+    state = {"count": 0}
+
+    def step():
+        if time.monotonic() - start >= options.churn_seconds:
+            say("churn done %d" % state["count"])
+            return False
+        name = "%s%s.n%d" % (PREFIX, options.name, state["count"])
+        bus.request_name(name, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        GLib.timeout_add(30, lambda: bus.release_name(name) and False)
+        state["count"] += 1
+        return True
+
+    GLib.timeout_add(max(1, 1000 // options.churn), step)
+
+
+def main():
+    options = parse()
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    player = Player(bus, options)
+    if options.churn:
+        churn(bus, options)
+    else:
+        name = PREFIX + options.name
+        bus.request_name(name, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        player.names.append(name)
+    say("ready")
+    if options.flood:
+        GLib.timeout_add(300, lambda: flood(player, options) and False)
+    GLib.MainLoop().run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
