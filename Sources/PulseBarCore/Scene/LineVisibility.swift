@@ -49,4 +49,11 @@ package struct LineVisibility: Sendable, Equatable {
 
   /// True while the line is due to hide but has not yet: frames must keep coming until then.
   package var isPending: Bool { since != nil && !isHidden }
+
+  /// When the line hides (the frame time it waits for) while ``isPending``, else `nil`: an
+  /// engine may sleep until then rather than tick every frame.
+  package var deadline: Double? {
+    guard let since, !isHidden else { return nil }
+    return since + delay
+  }
 }
