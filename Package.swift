@@ -119,6 +119,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("config", ["PulseBarCore"]), ("subscription", ["PulseBarCore", "PulseBarDaemon"]),
     ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
+    ("template", ["PulseBarCore"]),
   ]
   for harness in harnesses {
     package.targets.append(
