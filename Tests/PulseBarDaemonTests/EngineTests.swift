@@ -35,7 +35,7 @@ import Testing
       $0.activity = .running
       $0.sourceName = "a"
     }
-    let feed = PlayerFeed()
+    let feed = PlayerFeed(nil)
     let recorder = Recorder()
     let engine = Engine(pipeline: pipeline, buffer: buffer, deliveries: [recorder], players: feed)
     let chunk = sampleRate / 100
@@ -51,7 +51,7 @@ import Testing
         samples.withUnsafeBufferPointer { buffer.write($0, channels: 1) }
         written += chunk
         if step % 2 == 0 {
-          feed.publish(NowPlaying(player: "mpv", status: .playing, title: "Track \(step)"))
+          feed.post(NowPlaying(player: "mpv", status: .playing, title: "Track \(step)"))
         }
         if step % 3 == 0 {
           buffer.updateStatus { $0.sourceName = step % 6 == 0 ? "b" : "a" }

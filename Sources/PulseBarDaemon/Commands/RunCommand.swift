@@ -117,7 +117,9 @@ package enum RunCommand {
   {
     guard configuration.input.isAudioServer else { return nil }
     do {
-      return try PlayerWatcher.start(log: { logger.warning($0) }, debug: { logger.debug($0) })
+      return try PlayerWatcher.start(
+        preference: configuration.players, log: { logger.warning($0) },
+        debug: { logger.debug($0) })
     } catch {
       logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
       return nil
@@ -232,6 +234,7 @@ package enum RunCommand {
             logger.error("config not reloaded, keeping the old one: \(problem)")
             return nil
           }
+          players?.preference.post(reloaded.players)
           logger.debug("reload: new config in effect")
           return reloaded
         } catch {

@@ -88,13 +88,13 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
-    if let change = players?.takeChange() { pipeline.nowPlaying = change }
+    if let change = players?.take() { pipeline.nowPlaying = change }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
-    let playersIndex = players.map { poll.add($0.wakeDescriptor) }
+    let playersIndex = players.map { poll.add($0.descriptor) }
     // Deliveries with descriptors of their own (the socket's clients, the terminal's redraws):
     // (the delivery, its index in the poll set).
     var wakes: [(delivery: FrameDelivery, index: Int)] = []
@@ -129,7 +129,7 @@ package final class Engine {
       {
         playerChangePending = false
         poll.update(playersIndex, .readable)
-        if let change = players.takeChange() {
+        if let change = players.take() {
           // A pause, a new track, a player gone.
           pipeline.nowPlaying = change
           playerFrameWanted = true
