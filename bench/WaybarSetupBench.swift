@@ -10,25 +10,30 @@ import PulseBarTestSupport
 /// - `cava` at 8 bars and `framerate = 30`, raw ASCII digits, piped through `sed` to glyphs.
 ///
 /// Each figure is the CPU of the whole process tree (daemon + listen, cava + sed) and of the
-/// audio server's processes, in percent of one core, from `/proc/PID/stat`.
+/// audio server's processes, in percent of one core, exactly, from the threads' `schedstat`;
+/// "first" is the daemon alone (or the shell that runs cava | sed).
 struct WaybarSetupBench {
   let bench: CavaBench
   var seconds = 12.0
 
-  /// CPU (tree, server) of one setup over ``seconds`` of music, after a 3 s warm-up.
+  /// CPU (first process, tree, server) of one setup over ``seconds`` of music, after a 3 s
+  /// warm-up.
   private func measure(_ tree: [ChildProcess], reader: ChildProcess) -> (
-    tree: Double, server: Double
+    first: Double, tree: Double, server: Double
   ) {
     _ = reader.readLines(for: 3)
     let servers = bench.server.serverProcesses.map(\.pid)
-    func cpu(_ pids: [pid_t]) -> Double { pids.reduce(0) { $0 + ProcessFigures.cpuSeconds($1) } }
+    func cpu(_ pids: [pid_t]) -> Double {
+      pids.reduce(0) { $0 + ProcessFigures.scheduledSeconds($1) }
+    }
     let treePids = tree.flatMap { [$0.pid] + Self.children(of: $0.pid) }
-    let before = (cpu(treePids), cpu(servers))
+    let before = (cpu([treePids[0]]), cpu(treePids), cpu(servers))
     let start = BenchTools.wallSeconds()
     _ = reader.readLines(for: seconds)
     let elapsed = BenchTools.wallSeconds() - start
     return (
-      100 * (cpu(treePids) - before.0) / elapsed, 100 * (cpu(servers) - before.1) / elapsed
+      100 * (cpu([treePids[0]]) - before.0) / elapsed,
+      100 * (cpu(treePids) - before.1) / elapsed, 100 * (cpu(servers) - before.2) / elapsed
     )
   }
 
@@ -56,7 +61,7 @@ struct WaybarSetupBench {
       daemon.send(SIGTERM)
       _ = try? daemon.waitForExit(timeout: 5)
     }
-    var rows: [(name: String, tree: Double, server: Double)] = []
+    var rows: [(name: String, first: Double, tree: Double, server: Double)] = []
     for fps in ["30", "60"] {
       guard
         let listen = try? ChildProcess(
@@ -64,7 +69,7 @@ struct WaybarSetupBench {
           environment: environment)
       else { continue }
       let figures = measure([daemon, listen], reader: listen)
-      rows.append(("pulsebar + listen --fps \(fps)", figures.tree, figures.server))
+      rows.append(("pulsebar + listen --fps \(fps)", figures.first, figures.tree, figures.server))
       listen.send(SIGTERM)
       _ = try? listen.waitForExit(timeout: 5)
     }
@@ -78,19 +83,22 @@ struct WaybarSetupBench {
         "sh", ["-c", command], environment: bench.server.environment)
     {
       let figures = measure([pipeline], reader: pipeline)
-      rows.append(("cava (8 bars, 30 fps) | sed", figures.tree, figures.server))
+      rows.append(("cava (8 bars, 30 fps) | sed", figures.first, figures.tree, figures.server))
       for child in Self.children(of: pipeline.pid) { kill(child, SIGTERM) }
       pipeline.send(SIGTERM)
       _ = try? pipeline.waitForExit(timeout: 5)
     }
     print("Waybar setup, \(fmt(seconds, 0)) s of music each (% of one core):")
-    print(pad("", 34) + pad("tree", 8) + pad("server", 8) + pad("total", 8) + "× cava")
+    print(
+      pad("", 34) + pad("first", 8) + pad("tree", 8) + pad("server", 8) + pad("total", 8) + "× cava"
+    )
     let cava = rows.first { $0.name.hasPrefix("cava") }
     for row in rows {
       let total = row.tree + row.server
       let ratio = cava.map { total / ($0.tree + $0.server) }
       print(
-        pad(row.name, 34) + pad(fmt(row.tree, 2), 8) + pad(fmt(row.server, 2), 8)
+        pad(row.name, 34) + pad(fmt(row.first, 2), 8) + pad(fmt(row.tree, 2), 8)
+          + pad(fmt(row.server, 2), 8)
           + pad(fmt(total, 2), 8) + (ratio.map { fmt($0, 2) } ?? "-"))
     }
     if let cava, let ours = rows.first {
