@@ -29,6 +29,9 @@ struct BusMessage {
     reference = Reference(sd_bus_message_ref(message))
   }
 
+  /// The member (method or signal name).
+  var member: String? { sd_bus_message_get_member(message).map { String(cString: $0) } }
+
   /// The unique name of the connection that sent it.
   var sender: String? { sd_bus_message_get_sender(message).map { String(cString: $0) } }
 
@@ -82,6 +85,15 @@ struct BusMessage {
     while sd_bus_message_skip(message, "s") > 0 {}
     exit()
     return strings
+  }
+
+  /// An `x` (MPRIS positions), as it is.
+  func readInt64() -> Int64? {
+    var value: Int64 = 0
+    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &value) > 0 else {
+      return nil
+    }
+    return value
   }
 
   /// A number of any integer or double type, as a `Double`.

@@ -27,6 +27,9 @@ package struct PlayerRegistry: Sendable {
     package var artist: String?
     package var album: String?
     package var length: Double?
+    /// Where playback was (``PlaybackPosition``: `Position` as last read, its `Rate`, when),
+    /// or `nil` while the player has not said.
+    package var position: PlaybackPosition?
     /// Bumped from a registry-wide counter when the player appears or starts playing.
     package var activity: UInt64 = 0
     /// Its properties have arrived (or it failed to answer): until then it is not shown, so
@@ -97,8 +100,28 @@ package struct PlayerRegistry: Sendable {
     players[busName]?.loaded = true
   }
 
-  /// `PlaybackStatus` changed.
-  package mutating func update(_ busName: String, status: PlayerStatus) {
+  /// `Position` was read, or `Seeked` said where playback jumped, at `time` (monotonic
+  /// seconds); a position that is negative is left out.
+  package mutating func update(_ busName: String, position microseconds: Int64, at time: Double) {
+    guard var player = players[busName], microseconds >= 0 else { return }
+    if player.position == nil {
+      player.position = PlaybackPosition(
+        microseconds: microseconds, at: time, rate: 1, status: player.status,
+        length: player.length)
+    } else {
+      player.position!.seeked(to: microseconds, at: time)
+    }
+    players[busName] = player
+  }
+
+  /// `Rate` changed at `time`: the position goes on from where it is, at the new rate.
+  package mutating func update(_ busName: String, rate: Double, at time: Double) {
+    players[busName]?.position?.rateChanged(to: rate, at: time)
+  }
+
+  /// `PlaybackStatus` changed (at `time`: the position stops or starts moving there).
+  package mutating func update(_ busName: String, status: PlayerStatus, at time: Double = 0) {
+    players[busName]?.position?.statusChanged(to: status, at: time)
     guard var player = players[busName] else { return }
     if status == .playing && player.status != .playing {
       clock += 1
@@ -115,6 +138,7 @@ package struct PlayerRegistry: Sendable {
     player.artist = metadata.artist
     player.album = metadata.album
     player.length = metadata.length
+    player.position?.length = metadata.length
     players[busName] = player
   }
 
@@ -130,7 +154,9 @@ package struct PlayerRegistry: Sendable {
     guard let player = active else { return nil }
     return NowPlaying(
       player: String(player.busName.dropFirst(Self.busNamePrefix.count)), status: player.status,
-      title: player.title, artist: player.artist, album: player.album, length: player.length)
+      title: player.title, artist: player.artist, album: player.album, length: player.length,
+      position: player.position?.microseconds, rate: player.position?.rate ?? 1,
+      positionTime: player.position?.sampledAt ?? 0)
   }
 }
 

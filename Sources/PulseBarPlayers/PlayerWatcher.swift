@@ -107,23 +107,24 @@ final class PlayerSession {
     self.debug = debug
     registry.preference = initial
     let context = Unmanaged.passUnretained(self).toOpaque()
-    try connection.addMatch(
+    // One handler for the three signals, routed by member.
+    let rules = [
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
         + "arg0namespace='org.mpris.MediaPlayer2'",
-      context: context,
-      handler: { message, context, _ in
-        PlayerSession.from(context).nameOwnerChanged(BusMessage(borrowing: message!))
-        return 0
-      })
-    try connection.addMatch(
+      "type='signal',path='\(Self.playerPath)',interface='\(Self.playerInterface)',"
+        + "member='Seeked'",
       "type='signal',path='\(Self.playerPath)',interface='org.freedesktop.DBus.Properties',"
         + "member='PropertiesChanged',arg0='\(Self.playerInterface)'",
-      context: context,
-      handler: { message, context, _ in
-        PlayerSession.from(context).propertiesChanged(BusMessage(borrowing: message!))
-        return 0
-      })
+    ]
+    for rule in rules {
+      try connection.addMatch(
+        rule, context: context,
+        handler: { message, context, _ in
+          PlayerSession.from(context).signalArrived(BusMessage(borrowing: message!))
+          return 0
+        })
+    }
     let listNames = try connection.methodCall(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
       interface: "org.freedesktop.DBus", member: "ListNames")
@@ -266,6 +267,16 @@ final class PlayerSession {
     return next
   }
 
+  /// A signal of the match rules, to its handler.
+  private func signalArrived(_ signal: BusMessage) {
+    switch signal.member {
+    case "NameOwnerChanged": nameOwnerChanged(signal)
+    case "Seeked": seeked(signal)
+    case "PropertiesChanged": propertiesChanged(signal)
+    default: break
+    }
+  }
+
   private func nameOwnerChanged(_ signal: BusMessage) {
     // (name, old owner, new owner), from the bus itself.
     guard signal.sender == "org.freedesktop.DBus", let name = signal.readString(),
@@ -291,11 +302,12 @@ final class PlayerSession {
     changed = true
   }
 
-  private func propertiesChanged(_ signal: BusMessage) {
-    guard let sender = signal.sender else { return }
+  /// The names a signal from its sender speaks for, when the sender's budget admits it; a
+  /// signal over the budget marks them to be read with a `GetAll` once it allows.
+  private func admittedNames(of signal: BusMessage, now: Double) -> [String] {
+    guard let sender = signal.sender else { return [] }
     let names = registry.names(ownedBy: sender)
-    guard !names.isEmpty else { return }
-    let now = monotonicSeconds()
+    guard !names.isEmpty else { return [] }
     var budget = budgets[sender] ?? SignalBudget(now: now)
     let admitted = budget.admit(at: now)
     budgets[sender] = budget
@@ -305,34 +317,64 @@ final class PlayerSession {
       for name in names where rereads[name] == nil {
         rereads[name] = budget.nextAdmission(after: now)
       }
-      return
+      return []
     }
-    guard signal.readString() == Self.playerInterface else { return }
-    apply(properties: signal, to: names)
-    // Properties the player only says changed, without their value: ask for them.
-    if let invalidated = signal.readStrings(limit: 64),
-      invalidated.contains("PlaybackStatus") || invalidated.contains("Metadata")
+    return names
+  }
+
+  private func propertiesChanged(_ signal: BusMessage) {
+    let names = admittedNames(of: signal, now: monotonicSeconds())
+    guard !names.isEmpty, signal.readString() == Self.playerInterface else { return }
+    let movesPosition = apply(properties: signal, to: names)
+    // Properties the player only says changed, without their value, and the position (never
+    // signalled) after a new track, status or rate: ask for them.
+    let invalidated = signal.readStrings(limit: 64) ?? []
+    if invalidated.contains("PlaybackStatus") || invalidated.contains("Metadata")
+      || invalidated.contains("Rate") || movesPosition
     {
       for name in names { requestProperties(of: name) }
     }
   }
 
-  /// Reads an `a{sv}` of `Player` properties into the registry.
-  private func apply(properties message: BusMessage, to names: [String]) {
+  /// `Seeked(x position)`: where playback jumped to.
+  private func seeked(_ signal: BusMessage) {
+    let now = monotonicSeconds()
+    let names = admittedNames(of: signal, now: now)
+    guard !names.isEmpty, let position = signal.readInt64() else { return }
+    for name in names { registry.update(name, position: position, at: now) }
+    changed = true
+  }
+
+  /// Reads an `a{sv}` of `Player` properties into the registry; says whether the track, the
+  /// status or the rate was among them (the position moves differently from then on).
+  @discardableResult
+  private func apply(properties message: BusMessage, to names: [String]) -> Bool {
+    let now = monotonicSeconds()
+    var movesPosition = false
     message.forEachProperty { key, type in
       switch (key, type) {
       case ("PlaybackStatus", "s"):
         guard let text = message.readString() else { return true }
         let status = PlayerStatus(rawValue: text) ?? .stopped
-        for name in names { registry.update(name, status: status) }
+        for name in names { registry.update(name, status: status, at: now) }
+        movesPosition = true
       case ("Metadata", "a{sv}"):
         let metadata = message.readMetadata()
         for name in names { registry.update(name, metadata: metadata) }
+        movesPosition = true
+      case ("Position", "x"):
+        guard let position = message.readInt64() else { return true }
+        for name in names { registry.update(name, position: position, at: now) }
+      case ("Rate", "d"):
+        guard let rate = message.readNumber(type: UInt8(ascii: "d")) else { return true }
+        for name in names { registry.update(name, rate: rate, at: now) }
+        movesPosition = true
       default:
         return false
       }
       return true
     }
     changed = true
+    return movesPosition
   }
 }

@@ -7,8 +7,9 @@
 /// only counted, and the player is asked for its properties once when the bucket next admits
 /// (``PlayerSession`` does that), so what is shown ends up current at a bounded cost.
 struct SignalBudget: Sendable, Equatable {
-  /// Signals read in a burst.
-  static let capacity: Double = 10
+  /// Signals read in a burst: more than mpv-mpris sends at a track change (metadata, status,
+  /// `Seeked`, the capabilities), so a real player's change is never deferred.
+  static let capacity: Double = 32
   /// Signals read a second once the burst is spent.
   static let refillPerSecond: Double = 30
 

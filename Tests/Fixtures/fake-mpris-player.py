@@ -45,6 +45,11 @@ def parse():
                         help="the flood says Metadata changed without its value")
     parser.add_argument("--churn", type=int, default=0, help="names taken and released per second")
     parser.add_argument("--churn-seconds", type=float, default=0)
+    parser.add_argument("--position", type=int, default=None, help="Position, microseconds")
+    parser.add_argument("--rate", type=float, default=None, help="Rate")
+    parser.add_argument("--seek-after", type=float, default=0,
+                        help="seconds after start to emit Seeked(--seek-to)")
+    parser.add_argument("--seek-to", type=int, default=0)
     return parser.parse_args()
 
 
@@ -91,13 +96,34 @@ class Player(dbus.service.Object):
         self.status = options.status
         self.metadata = metadata(options)
         self.names = []
+        self.started = time.monotonic()
 
     def properties(self):
-        return dbus.Dictionary({
+        values = {
             "PlaybackStatus": dbus.String(self.status),
             "Metadata": self.metadata,
             "CanControl": dbus.Boolean(True),
-        }, signature="sv")
+        }
+        if self.options.position is not None:
+            # Where playback is now, as a real player answers: moving while playing.
+            position = self.options.position
+            if self.status == "Playing":
+                position += int((time.monotonic() - self.started) * 1e6 * (self.options.rate or 1))
+            values["Position"] = dbus.Int64(position)
+        if self.options.rate is not None:
+            values["Rate"] = dbus.Double(self.options.rate)
+        return dbus.Dictionary(values, signature="sv")
+
+    @dbus.service.signal(PLAYER, signature="x")
+    def Seeked(self, position):
+        pass
+
+    def seek(self):
+        self.options.position = self.options.seek_to
+        self.started = time.monotonic()
+        self.Seeked(dbus.Int64(self.options.seek_to))
+        say("seeked")
+        return False
 
     @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}",
                          async_callbacks=("reply", "error"))
@@ -215,6 +241,8 @@ def main():
     say("ready")
     if options.flood:
         GLib.timeout_add(300, lambda: flood(player, options) and False)
+    if options.seek_after:
+        GLib.timeout_add(int(options.seek_after * 1000), player.seek)
     GLib.MainLoop().run()
 
 

@@ -235,6 +235,26 @@ struct HostilePlayerTests {
     #expect(loud.readLine(timeout: 0.5) == nil, "the ignored player was controlled")
   }
 
+  @Test("position: read from the player, extrapolated once a second while playing, Seeked followed")
+  func positionFollowsThePlayer() throws {
+    let desktop = try Desktop(format: "text", config: "[output]\ntext = {position}/{length}\n")
+    let player = try desktop.fake([
+      "--name", "pos", "--status", "Playing", "--length", "180000000", "--position", "60000000",
+      "--seek-after", "4", "--seek-to", "150000000",
+    ])
+    // 1:00 at first, then whole seconds on, each line a second after the last.
+    let first = desktop.daemon.waitForLine(timeout: 10) {
+      $0.hasPrefix("1:0") && $0.hasSuffix("/3:00")
+    }
+    #expect(first != nil, "no position line: \(desktop.daemon.standardError)")
+    let lines = desktop.daemon.readLines(for: 2.5).filter { $0.hasSuffix("/3:00") }
+    #expect(lines.count >= 2 && lines.count <= 4, "\(lines)")
+    #expect(Set(lines).count == lines.count, "a line repeated: \(lines)")
+    #expect(player.waitForLine(timeout: 10) { $0 == "seeked" } != nil)
+    let seeked = desktop.daemon.waitForLine(timeout: 5) { $0.hasPrefix("2:3") }
+    #expect(seeked != nil, "Seeked was not followed")
+  }
+
   @Test(
     "nonsense lengths are left out; controls never reach a text line",
     arguments: [("-5", "x"), ("18446744073709551615", "t"), ("3500000.5", "d"), ("0", "x")])

@@ -20,8 +20,8 @@ import PulseBarSystem
 /// the player or its track changed. Player changes merge into frames: the latest one is taken
 /// when a frame is due (one period after the last frame), and the feed is not polled in
 /// between, so a player that floods the bus with changes costs at most one wake-up and one
-/// frame per period. While audio flows the next audio frame carries it; otherwise it is a
-/// frame of its own.
+/// frame per period: the audio frame made then, else the same scene rendered again (or a tick,
+/// when audio is late).
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
@@ -57,6 +57,8 @@ package final class Engine {
   private var stopping = false
   /// The player feed signalled a change that is not yet in the pipeline (see the type's docs).
   private var playerChangePending = false
+  /// The monotonic time the last frame was rendered at (``FrameInfo/clock``).
+  private var lastRenderClock = 0.0
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
@@ -124,8 +126,7 @@ package final class Engine {
         poll.update(playersIndex, [])
       }
       var playerFrameWanted = false
-      if let players, let playersIndex, playerChangePending,
-        monotonicSeconds() >= pacer.lastFrame + pacer.period
+      if let players, let playersIndex, playerChangePending, playerFrameDue(at: monotonicSeconds())
       {
         playerChangePending = false
         poll.update(playersIndex, .readable)
@@ -137,19 +138,32 @@ package final class Engine {
       }
       let deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: wakes)
       let produced = consumeAudio()
-      if playerFrameWanted && !produced && monotonicSeconds() >= pacer.lateAfter {
-        tickWithoutAudio()
+      if playerFrameWanted && !produced {
+        // Shown now: with audio late a tick; between two chunks the same scene rendered again
+        // with the new track (the time stays seconds of audio).
+        if monotonicSeconds() >= pacer.lateAfter { tickWithoutAudio() } else { deliverFrame() }
       }
       if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       } else if !produced && deliveryWantsFrame {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
+      if let due = pipeline.nextPositionChange(after: lastRenderClock),
+        monotonicSeconds() >= due
+      {
+        deliverFrame()  // the same scene at the player's new position
+      }
       if status.endOfStream && queuedHops == 0 {
         break
       }
     }
     return 0
+  }
+
+  /// Whether a waiting player change is taken now: when an audio frame is due (it carries the
+  /// change), or a period after the last frame.
+  private func playerFrameDue(at now: Double) -> Bool {
+    (queuedHops > 0 && now >= pacer.nextHopTime - 0.000_5) || now >= pacer.lastFrame + pacer.period
   }
 
   /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
@@ -188,12 +202,19 @@ package final class Engine {
     let now = monotonicSeconds()
     if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
     if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }
-    let needsTicks = pipeline.isAnimating || pipeline.scene.state == .playing
-    guard needsTicks else { return -1 }
-    // While audio flows it paces the frames; tick only once it is late.
-    let lateAfter = pacer.lateAfter
-    let wait = now >= lateAfter ? pacer.lastFrame + pacer.period - now : lateAfter - now
-    return milliseconds(wait)
+    var timeout: Int32 = -1
+    if pipeline.isAnimating || pipeline.scene.state == .playing {
+      // While audio flows it paces the frames; tick only once it is late.
+      let lateAfter = pacer.lateAfter
+      timeout = milliseconds(
+        now >= lateAfter ? pacer.lastFrame + pacer.period - now : lateAfter - now)
+    }
+    // A template that shows the player's position: at most once a second while it plays.
+    if let due = pipeline.nextPositionChange(after: lastRenderClock) {
+      let wait = milliseconds(due - now)
+      timeout = timeout < 0 ? wait : min(timeout, wait)
+    }
+    return timeout
   }
 
   /// `seconds` as a poll timeout: rounded up, at least 1 ms.
@@ -251,8 +272,11 @@ package final class Engine {
 
   private func deliverFrame() {
     syncConsumers(force: false)
+    // The player's position is extrapolated to the frame's wall-clock time.
+    lastRenderClock = monotonicSeconds()
     let info = FrameInfo(
-      time: pipeline.time, source: status.sourceName, connected: status.connected)
+      time: pipeline.time, source: status.sourceName, connected: status.connected,
+      clock: lastRenderClock)
     pipeline.renderConsumers(info: info)
     for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
       stopping = true
