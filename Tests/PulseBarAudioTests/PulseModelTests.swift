@@ -3,18 +3,9 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// The PulseAudio source's pure parts: back-off, sink-input bookkeeping, fragment sizes.
+/// The PulseAudio source's pure parts: sink-input bookkeeping, fragment sizes.
 @Suite("PulseAudio bookkeeping")
 struct PulseModelTests {
-  @Test("back-off starts at 100 ms, doubles, caps at 2 s, and resets")
-  func backoff() {
-    var backoff = RetryBackoff()
-    let delays = (0..<7).map { _ in backoff.nextDelay() }
-    #expect(delays == [100_000, 200_000, 400_000, 800_000, 1_600_000, 2_000_000, 2_000_000])
-    backoff.reset()
-    #expect(backoff.nextDelay() == 100_000)
-  }
-
   @Test("sink inputs add up per sink: none, corked, running")
   func sinkInputActivity() {
     var table = SinkInputTable()

@@ -135,7 +135,7 @@ extension PulseConnection {
     // it by name, a stream that no longer follows the default (seen on a loaded CI machine:
     // the old sink's monitor for good). A default switch also sends a server event, which
     // looks at once; a stream moved elsewhere by hand goes back after this delay.
-    scheduleRetry(after: Self.settleAfterMove)
+    armTimer(after: Self.settleAfterMove)
   }
 
   /// The `-v` line that says what the stream records.
@@ -145,11 +145,11 @@ extension PulseConnection {
   }
 
   /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
-  static let settleAfterMove: UInt64 = 500_000
+  static let settleAfterMove = 0.5
 
   /// How long after a lookup that overruled a server move the default is looked up again
   /// before the stream goes back (see ``keepsServerMove(lookedUp:)``).
-  static let confirmOverruledMove: UInt64 = 2_000_000
+  static let confirmOverruledMove = 2.0
 
   /// Whether a lookup of the default that found `source` leaves the stream where the server
   /// moved it (for now), rather than recording `source`.
@@ -168,13 +168,13 @@ extension PulseConnection {
       return false
     }
     let now = monotonicSeconds()
-    let confirmAfter = Double(Self.confirmOverruledMove) / 1_000_000
+    let confirmAfter = Self.confirmOverruledMove
     guard let overruledAt = move.overruledAt else {
       serverMove?.overruledAt = now
       debug?(
         "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
       )
-      scheduleRetry(after: Self.confirmOverruledMove)
+      armTimer(after: Self.confirmOverruledMove)
       return true
     }
     // A lookup another event asked for meanwhile; the timer's comes later.

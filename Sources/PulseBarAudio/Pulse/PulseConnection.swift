@@ -58,9 +58,8 @@ final class PulseConnection {
   let scratch: UnsafeMutableBufferPointer<Float>
   var sinkInputs = SinkInputTable()
   var retryTimer: OpaquePointer?
-  var backoff = RetryBackoff()
-  /// An outage was logged and has not ended (one line per outage).
-  var outage = false
+  /// Retries with back-off, one line when the server goes and one when it is back.
+  var outage = OutagePolicy()
   /// The named source was reported missing (one line until it appears).
   var sourceMissingLogged = false
   var stopped = false
@@ -163,11 +162,7 @@ final class PulseConnection {
   }
 
   private func contextReady(_ context: OpaquePointer) {
-    backoff.reset()
-    if outage {
-      log("PulseAudio: connected again")
-      outage = false
-    }
+    if outage.connected() { log("PulseAudio: connected again") }
     debug?("PulseAudio: connected to the server")
     buffer.updateStatus { $0.connected = true }
     let mask = pa_subscription_mask_t(
@@ -180,11 +175,11 @@ final class PulseConnection {
 
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
   func lost(reason: String) {
-    if !outage {
+    let retry = outage.lost()
+    if retry.announce {
       log(
         "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
       )
-      outage = true
     }
     closeStream()
     closeContext()
@@ -194,7 +189,7 @@ final class PulseConnection {
       $0.connected = false
       $0.activity = .none
     }
-    scheduleRetry()
+    armTimer(after: retry.after)
   }
 
   private func closeContext() {
@@ -214,13 +209,16 @@ final class PulseConnection {
 
   // MARK: - Retry timer
 
-  /// Arms the one retry timer with the next back-off delay, or with `delay` microseconds (a
-  /// look at the default sink once the server has settled, which moves no back-off on).
-  func scheduleRetry(after delay: UInt64? = nil) {
+  /// Arms the retry timer with the next back-off delay (a record stream that failed).
+  func scheduleRetry() { armTimer(after: outage.failedWhileConnected()) }
+
+  /// Arms the one retry timer to fire in `seconds`: a back-off delay, or a look at the default
+  /// sink once the server has settled (which moves no back-off on).
+  func armTimer(after seconds: Double) {
     guard !stopped else { return }
     var when = timeval()
     gettimeofday(&when, nil)
-    pa_timeval_add(&when, delay ?? backoff.nextDelay())
+    pa_timeval_add(&when, UInt64((seconds * 1_000_000).rounded()))
     if let retryTimer {
       api.pointee.time_restart(retryTimer, &when)
     } else {
