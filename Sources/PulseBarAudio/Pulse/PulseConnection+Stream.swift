@@ -30,19 +30,26 @@ extension PulseConnection {
   /// server then passes its blocks through instead of converting every fragment. `rate` is
   /// the source's own rate: on PipeWire, the graph's, which sizes the fragment.
   func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t, rate: UInt32) {
-    if keepsServerMove(lookedUp: source) { return }
-    // A new target, or a new sink under a stream the server already moved there.
-    if stream == nil || streamSource != source || monitoredSink != sink {
-      debugRecording(source, monitoring: sink)
-    }
-    monitoredSink = sink
-    sourceRate = rate
-    if stream != nil, streamSource == source {
+    switch follower.lookedUp(source, monitoring: sink, at: monotonicSeconds()) {
+    case .keepMove(let lookAgainAt):
+      guard let lookAgainAt else { return }
+      debug?(
+        "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
+      )
+      armTimer(at: lookAgainAt)
+      return
+    case .keep(let sinkChanged):
+      // A new sink under a stream the server already moved there.
+      if sinkChanged { debugRecording(source, monitoring: sink) }
+      sourceRate = rate
       updateActivity()
       return
+    case .record:
+      debugRecording(source, monitoring: sink)
+      sourceRate = rate
     }
-    closeStream()
-    guard let context else { return }
+    releaseStream()
+    guard let context else { return follower.streamClosed() }
     streamIsInt16 = format == Self.int16NativeEndian
     let bytesPerSample = streamIsInt16 ? 2 : 4
     var spec = pa_sample_spec(
@@ -51,11 +58,11 @@ extension PulseConnection {
       channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
       log("PulseAudio: cannot create a record stream: \(errorText(context))")
+      follower.streamClosed()
       scheduleRetry()
       return
     }
     self.stream = stream
-    streamSource = source
     pa_stream_set_state_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamStateChanged(stream) },
       userdata)
@@ -98,7 +105,7 @@ extension PulseConnection {
     guard let stream, changed == stream else { return }
     switch pa_stream_get_state(stream) {
     case PA_STREAM_READY:
-      debug?("PulseAudio: record stream ready on \(streamSource ?? "?")")
+      debug?("PulseAudio: record stream ready on \(follower.recorded ?? "?")")
       updateActivity()
     case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
       debug?("PulseAudio: record stream ended; looking for the source again")
@@ -115,11 +122,10 @@ extension PulseConnection {
   private func streamMoved(_ moved: OpaquePointer?) {
     assertOnLoop()
     guard let stream, moved == stream else { return }
-    if let device = pa_stream_get_device_name(stream) {
-      let source = String(cString: device)
+    let device = pa_stream_get_device_name(stream).map { String(cString: $0) }
+    let lookUpAt = follower.streamMoved(to: device, at: monotonicSeconds())
+    if let source = device {
       debug?("PulseAudio: the server moved the record stream to \(source)")
-      if settings.sourceName == nil { serverMove = ServerMove(to: source, from: streamSource) }
-      streamSource = source
       buffer.discardAll()
       buffer.updateStatus {
         $0.sourceName = source
@@ -129,58 +135,15 @@ extension PulseConnection {
       // the default is looked up (``sourceInfo``).
       requestSourceInfo(source)
     }
-    // Where the stream should be is looked up once the server has settled, not at once:
-    // pipewire-pulse can move the stream (WirePlumber following a `wpctl set-default`) before
-    // its server info names the new default, and a look at once got the old one and recorded
-    // it by name, a stream that no longer follows the default (seen on a loaded CI machine:
-    // the old sink's monitor for good). A default switch also sends a server event, which
-    // looks at once; a stream moved elsewhere by hand goes back after this delay.
-    armTimer(after: Self.settleAfterMove)
+    // The default is looked up once the server has settled (``DefaultSinkFollower``); a
+    // default switch also sends a server event, which looks at once.
+    armTimer(at: lookUpAt)
   }
 
   /// The `-v` line that says what the stream records.
   func debugRecording(_ source: String, monitoring sink: UInt32?) {
     debug?(
       "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
-  }
-
-  /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
-  static let settleAfterMove = 0.5
-
-  /// How long after a lookup that overruled a server move the default is looked up again
-  /// before the stream goes back (see ``keepsServerMove(lookedUp:)``).
-  static let confirmOverruledMove = 2.0
-
-  /// Whether a lookup of the default that found `source` leaves the stream where the server
-  /// moved it (for now), rather than recording `source`.
-  ///
-  /// pipewire-pulse can name the old default for a while after WirePlumber moved our stream to
-  /// the new one (a CI run: moved to pb_sink_b's monitor, the lookup half a second later still
-  /// named pb_sink_a, and no server event followed): going back at once recorded the old sink
-  /// for good. So a lookup that names the sink the stream was moved away from is trusted only
-  /// when a second one, two seconds later, says the same; then the stream goes back (a stream
-  /// moved by hand returns to the default's monitor, 2.5 s after the move). A lookup that
-  /// agrees with the move, or names a third source, ends the wait.
-  func keepsServerMove(lookedUp source: String) -> Bool {
-    guard let move = serverMove else { return false }
-    guard source != move.to, source == move.from else {
-      serverMove = nil
-      return false
-    }
-    let now = monotonicSeconds()
-    let confirmAfter = Self.confirmOverruledMove
-    guard let overruledAt = move.overruledAt else {
-      serverMove?.overruledAt = now
-      debug?(
-        "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
-      )
-      armTimer(after: Self.confirmOverruledMove)
-      return true
-    }
-    // A lookup another event asked for meanwhile; the timer's comes later.
-    if now - overruledAt < confirmAfter * 0.9 { return true }
-    serverMove = nil
-    return false
   }
 
   /// The read callback: copy every readable fragment into the buffer and drop it.
@@ -277,14 +240,21 @@ extension PulseConnection {
     guard settings.channels != format.channels || settings.fps != format.fps else { return }
     settings.channels = format.channels
     settings.fps = format.fps
-    guard stream != nil, let source = streamSource else { return }
+    guard stream != nil, let source = follower.recorded else { return }
     let sampleFormat = streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian
+    let sink = follower.monitoredSink
     closeStream()
-    record(source: source, monitoring: monitoredSink, format: sampleFormat, rate: sourceRate)
+    record(source: source, monitoring: sink, format: sampleFormat, rate: sourceRate)
   }
 
   /// Closes the record stream, if any, without calling back into us.
   func closeStream() {
+    releaseStream()
+    follower.streamClosed()
+  }
+
+  /// Disconnects and frees the record stream, if any, leaving what it recorded to the caller.
+  private func releaseStream() {
     guard let stream else { return }
     pa_stream_set_state_callback(stream, nil, nil)
     pa_stream_set_read_callback(stream, nil, nil)
@@ -295,8 +265,6 @@ extension PulseConnection {
     }
     pa_stream_unref(stream)
     self.stream = nil
-    streamSource = nil
-    serverMove = nil
   }
 
   // MARK: - Activity and corking
@@ -304,7 +272,7 @@ extension PulseConnection {
   /// What plays into the monitored sink; a source that is no monitor runs while recorded.
   func currentActivity() -> StreamActivity {
     guard isReady else { return .none }
-    if let monitoredSink { return sinkInputs.activity(onSink: monitoredSink) }
+    if let sink = follower.monitoredSink { return sinkInputs.activity(onSink: sink) }
     return stream == nil ? .none : .running
   }
 

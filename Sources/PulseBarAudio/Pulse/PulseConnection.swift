@@ -13,14 +13,6 @@ import PulseBarSystem
 /// Callbacks find it through their `userdata`, an unretained
 /// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
 final class PulseConnection {
-  /// A move of the record stream the server made: where to, from where, and when (monotonic
-  /// seconds) a lookup first named the old source's sink as the default since, if one did.
-  struct ServerMove {
-    var to: String
-    var from: String?
-    var overruledAt: Double?
-  }
-
   let mainloop: PulseMainloop
   let api: UnsafeMutablePointer<pa_mainloop_api>
   /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
@@ -33,8 +25,9 @@ final class PulseConnection {
 
   var context: OpaquePointer?
   var stream: OpaquePointer?
-  /// The source the current stream records.
-  var streamSource: String?
+  /// What the stream records (the default sink's monitor or the named source), the sink that
+  /// drives the activity, and a server move still to confirm.
+  var follower: DefaultSinkFollower
   /// The cork state last asked of the server for the current stream.
   var streamCorked = false
   /// The current stream asked for the steady fragment (else the onset one); see
@@ -47,11 +40,6 @@ final class PulseConnection {
   var onPipeWire = false
   /// The recorded source's own rate (on PipeWire, the graph's).
   var sourceRate: UInt32 = 0
-  /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
-  var monitoredSink: UInt32?
-  /// The last move the server made on its own while the default is followed, until a lookup
-  /// of the default agrees with it or overrules it (``PulseConnection/record(source:monitoring:format:rate:)``).
-  var serverMove: ServerMove?
   /// The stream delivers s16 (the source's own format), converted through `scratch`.
   var streamIsInt16 = false
   /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
@@ -60,8 +48,6 @@ final class PulseConnection {
   var retryTimer: OpaquePointer?
   /// Retries with back-off, one line when the server goes and one when it is back.
   var outage = OutagePolicy()
-  /// The named source was reported missing (one line until it appears).
-  var sourceMissingLogged = false
   var stopped = false
 
   init(
@@ -76,6 +62,7 @@ final class PulseConnection {
     case .driven(let loop): api = pa_mainloop_get_api(loop)
     }
     self.settings = settings
+    follower = DefaultSinkFollower(followsDefault: settings.sourceName == nil)
     self.buffer = buffer
     // Sized for the most channels a reload can ask for, and a whole number of sample frames
     // at every channel count.
@@ -184,7 +171,7 @@ final class PulseConnection {
     closeStream()
     closeContext()
     sinkInputs.removeAll()
-    monitoredSink = nil
+    follower.nothingToRecord()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none
@@ -212,8 +199,11 @@ final class PulseConnection {
   /// Arms the retry timer with the next back-off delay (a record stream that failed).
   func scheduleRetry() { armTimer(after: outage.failedWhileConnected()) }
 
-  /// Arms the one retry timer to fire in `seconds`: a back-off delay, or a look at the default
-  /// sink once the server has settled (which moves no back-off on).
+  /// Arms the retry timer for a look at the default sink at `time` (monotonic seconds), which
+  /// moves no back-off on (``DefaultSinkFollower``).
+  func armTimer(at time: Double) { armTimer(after: max(0, time - monotonicSeconds())) }
+
+  /// Arms the one retry timer to fire in `seconds`.
   func armTimer(after seconds: Double) {
     guard !stopped else { return }
     var when = timeval()
