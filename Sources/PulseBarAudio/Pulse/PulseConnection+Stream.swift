@@ -147,7 +147,8 @@ extension PulseConnection {
   }
 
   /// The read callback: copy every readable fragment into the buffer and drop it.
-  /// Runs once per fragment while recording, so it allocates nothing.
+  /// Runs once per fragment while recording, so it allocates nothing. The buffer's eventfd is
+  /// not signalled: this runs inside the engine's own wait, which reads the buffer after it.
   private func readable(_ stream: OpaquePointer?) {
     guard let stream else { return }
     while true {
@@ -162,7 +163,7 @@ extension PulseConnection {
         } else {
           buffer.write(
             UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
-            channels: settings.channels, wakingTheReader: wakesReader)
+            channels: settings.channels, wakingTheReader: false)
         }
       }
       // A hole (no data, non-zero length) is dropped like data.
@@ -226,7 +227,7 @@ extension PulseConnection {
       for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
       buffer.write(
         UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels,
-        wakingTheReader: wakesReader)
+        wakingTheReader: false)
       offset += count
     }
   }

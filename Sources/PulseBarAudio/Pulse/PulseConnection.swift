@@ -6,15 +6,15 @@ import PulseBarSystem
 /// The libpulse side of ``PulseSource``: one context, at most one record
 /// stream, the sink-input table and the retry timer.
 ///
-/// Confinement: on a threaded mainloop this object is touched only with the mainloop's lock
-/// held, that is from libpulse callbacks (which run on the mainloop thread with
-/// the lock held) or from ``PulseSource`` between `pa_threaded_mainloop_lock`
-/// and `_unlock`. On a driven mainloop, only on the thread that iterates it (the engine's).
-/// Callbacks find it through their `userdata`, an unretained
-/// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
+/// Confinement: touched only on the thread that iterates the `pa_mainloop` (the engine's, or a
+/// test's driver), from libpulse callbacks inside that iteration or from ``PulseSource``'s
+/// `start`, `wait`, `formatChanged` and `stop` (asserted in debug builds). Callbacks find it
+/// through their `userdata`, an unretained pointer; ``PulseSource`` keeps it alive until the
+/// mainloop is freed.
 final class PulseConnection {
-  let mainloop: PulseMainloop
   let api: UnsafeMutablePointer<pa_mainloop_api>
+  /// The thread that made the connection and iterates its mainloop.
+  private let loopThread = pthread_self()
   /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
   var settings: PulseSource.Settings
   let buffer: CaptureBuffer
@@ -51,16 +51,12 @@ final class PulseConnection {
   var stopped = false
 
   init(
-    mainloop: PulseMainloop, settings: PulseSource.Settings, buffer: CaptureBuffer,
+    mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
     log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
   ) {
-    self.mainloop = mainloop
+    api = pa_mainloop_get_api(mainloop)
     self.log = log
     self.debug = debug
-    switch mainloop {
-    case .threaded(let loop): api = pa_threaded_mainloop_get_api(loop)
-    case .driven(let loop): api = pa_mainloop_get_api(loop)
-    }
     self.settings = settings
     follower = DefaultSinkFollower(followsDefault: settings.sourceName == nil)
     self.buffer = buffer
@@ -79,36 +75,9 @@ final class PulseConnection {
     Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue()
   }
 
-  /// True while ``PulseSource`` holds the mainloop lock from another thread.
-  private var lockedByCaller = false
-
-  /// Runs `body` from outside the mainloop thread with the mainloop lock held.
-  /// libpulse may call back synchronously inside (connecting reports its first state at once).
-  /// On a driven mainloop the caller is the loop's own thread: `body` simply runs.
-  func withLoopLock(_ body: () -> Void) {
-    guard case .threaded(let loop) = mainloop else { return body() }
-    pa_threaded_mainloop_lock(loop)
-    lockedByCaller = true
-    body()
-    lockedByCaller = false
-    pa_threaded_mainloop_unlock(loop)
-  }
-
-  /// Whether writes into the buffer signal its eventfd: not on a driven mainloop, whose
-  /// callbacks run on the engine's thread, inside its wait (the engine reads the buffer after
-  /// every wait anyway).
-  var wakesReader: Bool {
-    if case .threaded = mainloop { return true }
-    return false
-  }
-
-  /// Debug check that we run where this object is confined (a driven mainloop is confined to
-  /// its caller's thread by contract).
+  /// Debug check that we run where this object is confined: the mainloop's thread.
   func assertOnLoop() {
-    guard case .threaded(let loop) = mainloop else { return }
-    assert(
-      lockedByCaller || pa_threaded_mainloop_in_thread(loop) != 0,
-      "PulseConnection touched off its mainloop")
+    assert(pthread_equal(loopThread, pthread_self()) != 0, "PulseConnection touched off its loop")
   }
 
   // MARK: - Context
@@ -252,12 +221,4 @@ final class PulseConnection {
   func release(_ operation: OpaquePointer?) {
     if let operation { pa_operation_unref(operation) }
   }
-}
-
-/// The libpulse mainloop a ``PulseConnection`` runs on.
-enum PulseMainloop {
-  /// libpulse's own thread (`pa_threaded_mainloop`): tests and any caller without a loop.
-  case threaded(OpaquePointer)
-  /// A `pa_mainloop` iterated by the caller's loop (the engine's), on the caller's thread.
-  case driven(OpaquePointer)
 }
