@@ -70,16 +70,17 @@ extension PulseConnection {
       stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
-    // PulseAudio: onset fragments until music has played a while (``growFragmentWhenSteady``);
+    // PulseAudio: onset fragments until music has played a while (``RecordFragment``);
     // PipeWire: one quantum throughout. Eight steady fragments of slack before the server drops.
     let graphRate = onPipeWire ? Int(rate) : nil
+    fragment = RecordFragment(
+      adapts: !onPipeWire,
+      steadyAfterFrames: Int(PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)),
+      corked: currentActivity() != .running)
     var attributes = bufferAttributes(
-      steady: !adaptsFragment, bytesPerSample: bytesPerSample, graphRate: graphRate)
-    fragmentIsSteady = !adaptsFragment
-    framesTowardSteady = 0
-    streamCorked = currentActivity() != .running
+      steady: fragment.isSteady, bytesPerSample: bytesPerSample, graphRate: graphRate)
     var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
-    if streamCorked { flags |= PA_STREAM_START_CORKED.rawValue }
+    if fragment.isCorked { flags |= PA_STREAM_START_CORKED.rawValue }
     // The server moves streams off the old default device when the default changes
     // (PulseAudio 15+). Following the default we move ourselves anyway; a named
     // source must stay where it was asked to be.
@@ -168,15 +169,16 @@ extension PulseConnection {
       }
       // A hole (no data, non-zero length) is dropped like data.
       pa_stream_drop(stream)
-      growFragmentWhenSteady(afterBytes: length)
+      let frames = length / ((streamIsInt16 ? 2 : 4) * settings.channels)
+      if fragment.recorded(
+        frames: frames, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
+      {
+        askFragment(steady: true)
+      }
     }
   }
 
   // MARK: - Fragment size
-
-  /// The fragment changes with the music on PulseAudio only: pipewire-pulse would turn an
-  /// onset fragment into a lower quantum for the whole desktop.
-  var adaptsFragment: Bool { !onPipeWire }
 
   /// The record stream's buffer attributes with the onset or the steady fragment.
   private func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?)
@@ -192,25 +194,10 @@ extension PulseConnection {
       fragsize: fragment)
   }
 
-  /// Counts recorded audio while the onset fragment is in use, and once
-  /// ``PulseSource/Settings/steadyAfterSeconds`` of it arrived asks the server for the steady
-  /// fragment: the fast onset is paid for half a second, the light server for the rest of the
-  /// music.
-  private func growFragmentWhenSteady(afterBytes bytes: Int) {
-    guard !fragmentIsSteady else { return }
-    framesTowardSteady += bytes / ((streamIsInt16 ? 2 : 4) * settings.channels)
-    let steadyAfter = PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)
-    guard Double(framesTowardSteady) >= steadyAfter else { return }
-    setFragment(steady: true)
-  }
-
-  /// Asks the server for the onset or the steady fragment on the current stream.
-  func setFragment(steady: Bool) {
-    guard adaptsFragment, let stream, fragmentIsSteady != steady,
-      pa_stream_get_state(stream) == PA_STREAM_READY
-    else { return }
-    fragmentIsSteady = steady
-    framesTowardSteady = 0
+  /// Asks the server for the onset or the steady fragment on the current stream, as
+  /// ``RecordFragment`` decided.
+  private func askFragment(steady: Bool) {
+    guard let stream else { return }
     var attributes = bufferAttributes(
       steady: steady, bytesPerSample: streamIsInt16 ? 2 : 4, graphRate: nil)
     debug?(
@@ -281,15 +268,15 @@ extension PulseConnection {
   func updateActivity() {
     let activity = currentActivity()
     buffer.updateStatus { $0.activity = activity }
-    let corked = activity != .running
-    guard let stream, corked != streamCorked, pa_stream_get_state(stream) == PA_STREAM_READY
+    guard let stream,
+      let change = fragment.activityChanged(
+        running: activity == .running, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
     else { return }
-    streamCorked = corked
+    let corked = change != .uncork
     debug?(
       corked ? "PulseAudio: corked (no stream plays)" : "PulseAudio: uncorked (a stream plays)")
     // Corked, the stream takes the onset fragment back, so the next music shows at once.
-    if corked { setFragment(steady: false) }
-    framesTowardSteady = 0
+    if change == .cork(onset: true) { askFragment(steady: false) }
     release(pa_stream_cork(stream, corked ? 1 : 0, nil, nil))
   }
 }

@@ -28,13 +28,8 @@ final class PulseConnection {
   /// What the stream records (the default sink's monitor or the named source), the sink that
   /// drives the activity, and a server move still to confirm.
   var follower: DefaultSinkFollower
-  /// The cork state last asked of the server for the current stream.
-  var streamCorked = false
-  /// The current stream asked for the steady fragment (else the onset one); see
-  /// ``setFragment(steady:)``.
-  var fragmentIsSteady = false
-  /// Sample frames recorded on the onset fragment since the stream started or was uncorked.
-  var framesTowardSteady = 0
+  /// The current stream's fragment (onset or steady) and cork state.
+  var fragment = RecordFragment(adapts: false, steadyAfterFrames: 0, corked: false)
   /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
   /// learnt from the server info each time the target is resolved.
   var onPipeWire = false
