@@ -249,7 +249,7 @@ final class SourceDriver: Sendable {
   }
 }
 
-/// Lines a source's debug closure wrote, shared with its mainloop thread.
+/// Lines a source's debug closure wrote, shared with the thread that drives it.
 private final class DebugLines: Sendable {
   let lines = Lock<[String]>([])
 }
