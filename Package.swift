@@ -12,7 +12,7 @@ let pipeWireHeaders: [SwiftSetting] = [
 // Release builds on Linux put every function in a section of its own, so the link can place
 // the functions of scripts/hot-functions.txt (what runs while music plays) first, next to each
 // other: the steady state then keeps a few hundred kB of the executable resident rather than
-// pages all over it (README "Memory"). Debug builds and tests are unaffected.
+// pages all over it (bench/README.md "Memory"). Debug builds and tests are unaffected.
 let releaseLayout: [SwiftSetting] = [
   .unsafeFlags(
     ["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
@@ -68,8 +68,8 @@ let package = Package(
     // Release builds link a position-dependent executable: a PIE's loader rewrites every
     // page of `.data.rel.ro` (220 kB, dirty for good) from a 620 kB relocation table, a
     // fixed-address binary has neither. `-z now` binds every symbol at start-up, so the
-    // lazy lookups through the exported symbol table do not go on while frames run (README
-    // "Memory"). Debug builds and tests keep the defaults.
+    // lazy lookups through the exported symbol table do not go on while frames run
+    // (bench/README.md "Memory"). Debug builds and tests keep the defaults.
     .executableTarget(
       name: "pulsebar", dependencies: ["PulseBarDaemon", "PulseBarCore", "PulseBarSystem"],
       swiftSettings: releaseLayout,
@@ -87,7 +87,7 @@ let package = Package(
         "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
         "CFFTW", "AllocationCounter",
       ],
-      path: "bench", exclude: ["AllocationCounter"]),
+      path: "bench", exclude: ["AllocationCounter", "README.md"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     .target(
@@ -120,6 +120,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("config", ["PulseBarCore"]), ("subscription", ["PulseBarCore", "PulseBarDaemon"]),
     ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
+    ("template", ["PulseBarCore"]),
   ]
   for harness in harnesses {
     package.targets.append(

@@ -104,23 +104,25 @@ enum BenchTools {
   /// Writes cava's config for the benches into `directory` and returns its path: cava's
   /// settings as DESIGN's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
   /// stdout), recording `source` with input `method` (`pulse`, or `pipewire` where cava has it).
+  /// `framerate`, `channels` and `maxRange` change those for another setup (the Waybar one).
   static func writeCavaConfig(
-    source: String, directory: String, bars: Int = 32, method: String = "pulse"
+    source: String, directory: String, bars: Int = 32, method: String = "pulse",
+    framerate: Int = 60, channels: String = "stereo", maxRange: Int = 1000
   ) -> String {
-    let path = directory + "/cava-\(method).conf"
+    let path = directory + "/cava-\(method)-\(bars)-\(framerate).conf"
     let text = """
       [general]
       bars = \(bars)
-      framerate = 60
+      framerate = \(framerate)
       [input]
       method = \(method)
       source = \(source)
       [output]
       method = raw
-      channels = stereo
+      channels = \(channels)
       raw_target = /dev/stdout
       data_format = ascii
-      ascii_max_range = 1000
+      ascii_max_range = \(maxRange)
 
       """
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

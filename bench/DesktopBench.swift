@@ -7,7 +7,8 @@ import PulseBarTestSupport
 /// pipewire-pulse), or under the one named. For each server, cava and pulsebar one after the
 /// other on the same music: tool CPU, the server's CPU (each PipeWire process apart) and
 /// their sum while music plays; the PipeWire period each tool caused; idle CPU and lines;
-/// onset latency on the live bars; USS, PSS and RSS while playing.
+/// onset latency on the live bars; USS, PSS and RSS while playing. Then the Waybar setup as
+/// users run it (``WaybarSetupBench``).
 ///
 /// pulsebar runs with its default input (`auto`), and the table says what that picked.
 /// `BEFORE`, another pulsebar binary, adds a column to compare a change against.
@@ -85,6 +86,8 @@ struct DesktopBench {
       report.tools.append(previous)
     }
     report.print()
+    print()
+    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar)
   }
 
   /// The quantum with only the music player in the graph, before any tool records.

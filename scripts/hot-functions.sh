@@ -3,8 +3,8 @@
 # once start-up is over, while it records music, pauses and plays again (valgrind's callgrind
 # with instrumentation switched on after start-up, on a private PulseAudio server). Release
 # builds link those functions first, next to each other (Package.swift), so the pages the
-# steady state keeps resident are few (README "Memory"). Names that no longer exist are
-# ignored by the linker: a stale list costs memory, never correctness. Run it (`make
+# steady state keeps resident are few (bench/README.md "Memory"). Names that no longer exist
+# are ignored by the linker: a stale list costs memory, never correctness. Run it (`make
 # hot-functions`) after changing the per-frame path, and commit the list.
 set -eu
 cd "$(dirname "$0")/.."

@@ -4,7 +4,7 @@
 // library's through a pointer found with dlsym, so the Swift code calls them as before. Why:
 // libpulse's libpulsecommon links libsndfile and, through it, the FLAC, Vorbis, Opus, mpg123
 // and LAME codecs, plus libX11 and libdbus; their relocated data pages are private to each
-// process (~0.3 MB of unique set). Native PipeWire capture needs none of them, and a desktop
+// process (unique memory). Native PipeWire capture needs none of them, and a desktop
 // without libpulse0 can still run pulsebar there.
 #define _GNU_SOURCE
 #include "CAudioLibraries.h"

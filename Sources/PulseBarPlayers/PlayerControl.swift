@@ -33,14 +33,18 @@ package enum PlayerControl {
 
   /// Calls `action` on `player` (a name after `org.mpris.MediaPlayer2.`, or its prefix before
   /// `.instance…`), else on the active player. Returns the player's name.
-  package static func perform(_ action: Action, player: String?) throws(Failure) -> String {
+  /// `preference` leaves out the players `players.ignore` names (unless `player` names one)
+  /// and ranks those that play by `players.prefer`.
+  package static func perform(
+    _ action: Action, player: String?, preference: PlayerPreference = PlayerPreference()
+  ) throws(Failure) -> String {
     let connection: BusConnection
     do {
       connection = try BusConnection()
     } catch {
       throw Failure(description: "\(error); no player to control")
     }
-    let chosen = try choose(player, on: connection)
+    let chosen = try choose(player, on: connection, preference: preference)
     do {
       let call = try connection.methodCall(
         destination: chosen, path: PlayerSession.playerPath,
@@ -57,9 +61,9 @@ package enum PlayerControl {
   }
 
   /// The bus name to call.
-  private static func choose(_ wanted: String?, on connection: BusConnection) throws(Failure)
-    -> String
-  {
+  private static func choose(
+    _ wanted: String?, on connection: BusConnection, preference: PlayerPreference
+  ) throws(Failure) -> String {
     var names: [String] = []
     do {
       let call = try connection.methodCall(
@@ -76,18 +80,24 @@ package enum PlayerControl {
       guard !names.isEmpty else {
         throw Failure(description: "no MPRIS player named '\(wanted)' on the session bus")
       }
+    } else {
+      names = names.filter { !preference.ignores($0) }
     }
     guard !names.isEmpty else {
       throw Failure(description: "no MPRIS player on the session bus")
     }
     if names.count == 1 { return names[0] }
-    // (rank: playing 2, paused 1, else 0; connection serial) — highest wins.
-    var best: (name: String, rank: Int, serial: Int)?
+    // (rank: playing 2, paused 1, else 0; among players that play, `prefer`'s order;
+    // connection serial) — highest wins.
+    var best: (name: String, rank: Int, preferred: Int, serial: Int)?
     for (name, answer) in playbackStatuses(of: names, on: connection) {
       let rank = answer.status == .playing ? 2 : answer.status == .paused ? 1 : 0
+      let preferred = rank == 2 ? -preference.rank(name) : 0
       let serial = Int(answer.owner.split(separator: ".").last ?? "") ?? 0
-      if best == nil || (rank, serial) > (best!.rank, best!.serial) {
-        best = (name, rank, serial)
+      if best == nil
+        || (rank, preferred, serial) > (best!.rank, best!.preferred, best!.serial)
+      {
+        best = (name, rank, preferred, serial)
       }
     }
     return best?.name ?? names[0]

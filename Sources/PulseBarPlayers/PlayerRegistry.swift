@@ -38,6 +38,9 @@ package struct PlayerRegistry: Sendable {
   package static let busNamePrefix = "org.mpris.MediaPlayer2."
 
   package private(set) var players: [String: Player] = [:]
+  /// `players.ignore` and `players.prefer`: which players count, and which wins among those
+  /// that play.
+  package var preference = PlayerPreference()
   /// The names each connection owns (most own one).
   private var namesByOwner: [String: [String]] = [:]
   private var clock: UInt64 = 0
@@ -117,11 +120,8 @@ package struct PlayerRegistry: Sendable {
 
   /// The active player: playing ones first, then the most recent activity.
   package var active: Player? {
-    players.values.filter(\.loaded).max { left, right in
-      let leftPlaying = left.status == .playing
-      let rightPlaying = right.status == .playing
-      if leftPlaying != rightPlaying { return rightPlaying }
-      return left.activity < right.activity
+    players.values.filter { $0.loaded && !preference.ignores($0.busName) }.max {
+      preference.ranksBelow($0.candidate, $1.candidate)
     }
   }
 
@@ -131,6 +131,13 @@ package struct PlayerRegistry: Sendable {
     return NowPlaying(
       player: String(player.busName.dropFirst(Self.busNamePrefix.count)), status: player.status,
       title: player.title, artist: player.artist, album: player.album, length: player.length)
+  }
+}
+
+extension PlayerRegistry.Player {
+  /// What ``PlayerPreference`` weighs of it.
+  var candidate: PlayerPreference.Candidate {
+    .init(busName: busName, isPlaying: status == .playing, activity: activity)
   }
 }
 

@@ -13,6 +13,8 @@ import PulseBarSystem
 package final class PlayerWatcher: Sendable {
   /// Where the active player's snapshots arrive.
   package let feed: PlayerFeed
+  /// Where a reload posts `players.ignore` and `players.prefer` (the thread applies it at once).
+  package let preference: Mailbox<PlayerPreference>
   private let stopSignal: StopSignal
   private let thread: PosixThread
 
@@ -21,22 +23,29 @@ package final class PlayerWatcher: Sendable {
   /// bus goes away later.
   /// `debug` gets the `-v` lines (a player that does not answer, once per player).
   package static func start(
+    preference: PlayerPreference = PlayerPreference(),
     log: @escaping @Sendable (String) -> Void,
     debug: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(BusError) -> PlayerWatcher {
     let connection = try BusConnection()
-    let feed = PlayerFeed()
+    let feed = PlayerFeed(nil)
+    let mailbox = Mailbox(preference)
     let stopSignal = StopSignal()
-    let session = try PlayerSession(connection: connection, feed: feed, debug: debug)
+    let session = try PlayerSession(
+      connection: connection, feed: feed, preference: mailbox, initial: preference, debug: debug)
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
-    return PlayerWatcher(feed: feed, stopSignal: stopSignal, thread: thread)
+    return PlayerWatcher(feed: feed, preference: mailbox, stopSignal: stopSignal, thread: thread)
   }
 
-  private init(feed: PlayerFeed, stopSignal: StopSignal, thread: PosixThread) {
+  private init(
+    feed: PlayerFeed, preference: Mailbox<PlayerPreference>, stopSignal: StopSignal,
+    thread: PosixThread
+  ) {
     self.feed = feed
+    self.preference = preference
     self.stopSignal = stopSignal
     self.thread = thread
   }
@@ -60,6 +69,7 @@ package final class PlayerWatcher: Sendable {
 final class PlayerSession {
   private let connection: BusConnection
   private let feed: PlayerFeed
+  private let preference: Mailbox<PlayerPreference>
   private let debug: (String) -> Void
   private var registry = PlayerRegistry()
   /// The `GetAll` in flight for each player: its cookie, and whether to ask again after it.
@@ -87,12 +97,15 @@ final class PlayerSession {
 
   /// Subscribes to the signals, then asks for the players already there (in that order, so
   /// none is missed in between).
-  init(connection: BusConnection, feed: PlayerFeed, debug: @escaping (String) -> Void)
-    throws(BusError)
-  {
+  init(
+    connection: BusConnection, feed: PlayerFeed, preference: Mailbox<PlayerPreference>,
+    initial: PlayerPreference, debug: @escaping (String) -> Void
+  ) throws(BusError) {
     self.connection = connection
     self.feed = feed
+    self.preference = preference
     self.debug = debug
+    registry.preference = initial
     let context = Unmanaged.passUnretained(self).toOpaque()
     try connection.addMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
@@ -132,6 +145,7 @@ final class PlayerSession {
     let state = connection.pollState
     let busIndex = poll.add(state.descriptor, state.events)
     poll.add(stop.descriptor)
+    poll.add(preference.descriptor)
     var stopOnly = PollSet()
     stopOnly.add(stop.descriptor)
     while !stop.isRequested {
@@ -144,13 +158,17 @@ final class PlayerSession {
         try connection.processAll()
       } catch {
         log("\(error); MPRIS players are no longer followed")
-        feed.publish(nil)
+        feed.post(nil)
         return
+      }
+      if let preference = preference.take() {
+        registry.preference = preference
+        changed = true
       }
       let nextReread = askForSkippedSignals(now: monotonicSeconds())
       if changed {
         changed = false
-        feed.publish(registry.nowPlaying)
+        feed.post(registry.nowPlaying)
       }
       let state = connection.pollState
       poll.update(busIndex, state.events)

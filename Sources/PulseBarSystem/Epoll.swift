@@ -35,6 +35,10 @@ package final class Epoll {
     descriptor.closeQuietly()
   }
 
+  /// The epoll descriptor itself: readable while any watched descriptor is ready, so a set can
+  /// sit inside another poll.
+  package var pollDescriptor: FileDescriptor { descriptor }
+
   /// Watches `target` for `events`, reporting `token` with each readiness.
   package func add(_ target: FileDescriptor, _ events: Events, token: UInt64) throws(Errno) {
     try control(EPOLL_CTL_ADD, target, events, token)

@@ -45,8 +45,8 @@ package enum ResidentPages {
   /// Makes every thread allocate from glibc's main malloc arena (`M_ARENA_MAX` 1), for a
   /// process whose threads allocate little and never per frame: by default each thread that
   /// calls malloc gets an arena of its own, and the pages it touched stay resident and
-  /// unique. With native PipeWire's two threads the unique set fell by 0.15 MB (other
-  /// anonymous −0.55, main heap +0.42). Call before threads start.
+  /// unique; one arena shares those pages (native PipeWire's two threads had an arena each).
+  /// Call before threads start.
   package static func useOneMallocArena() {
     _ = mallopt(M_ARENA_MAX, 1)
   }

@@ -3,18 +3,28 @@ import Glibc
 
 /// The daemon's signals, read synchronously from a `signalfd` on the main thread.
 ///
-/// ``blockDaemonSignals()`` must run first thing in `main`, before any thread exists, so that
-/// every thread inherits the blocked mask and no handler ever runs on an arbitrary thread.
+/// ``blockDaemonSignals()`` must run before the command starts any thread (the capture's, the
+/// players', the socket server's), so that every thread inherits the blocked mask and no
+/// signal is ever delivered to an arbitrary thread. `pulsebar run` and `pulsebar listen` call
+/// it through ``SignalReceiver/blockingDaemonSignals(command:)`` once options and config are
+/// read; ``ignoreBrokenPipe()`` runs at the top of `main`.
 package enum SignalHandling {
   /// SIGTERM and SIGINT stop; SIGHUP and SIGUSR1 reload the config.
   /// SIGWINCH: the terminal view was resized (a frame is drawn at once).
   package static let daemonSignals: [CInt] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGWINCH]
 
-  /// Blocks the daemon's signals in the calling thread (and so in every thread it spawns later)
-  /// and ignores SIGPIPE, so a vanished socket client or stdout reader is an EPIPE, not a death.
+  /// Blocks the daemon's signals in the calling thread (and so in every thread it spawns later).
   package static func blockDaemonSignals() {
     var set = signalSet()
     pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// Ignores SIGPIPE for the whole process, so a write to a reader that went away (a bar that
+  /// closed `pulsebar listen`'s pipe, a consumer of `run`'s or `--offline`'s stdout, a daemon
+  /// that closed `listen`'s socket) fails with EPIPE and the command ends or reconnects
+  /// cleanly, instead of the kernel killing it mid-write. Called once, first thing in `main`:
+  /// the disposition is process-wide, and every command that writes a stream needs it.
+  package static func ignoreBrokenPipe() {
     signal(SIGPIPE, SIG_IGN)
   }
 

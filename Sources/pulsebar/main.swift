@@ -1,9 +1,9 @@
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
+SignalHandling.ignoreBrokenPipe()
 let status: Int32
 switch Result(catching: { () throws(UsageError) -> Command in
   try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))

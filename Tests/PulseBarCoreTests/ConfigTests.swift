@@ -86,7 +86,11 @@ import Testing
     let configuration = try ConfigParser.parse(text, file: "crlf")
     #expect(configuration.bars == 16)
     #expect(configuration.offlineText == "off")
-    #expect(throws: ConfigError(file: "crlf", line: 2, message: "unknown key 'bar' in [general]")) {
+    #expect(
+      throws: ConfigError(
+        file: "crlf", line: 2,
+        message: "unknown key 'bar' in [general] (known: bars, fps, channels, format, seed)")
+    ) {
       try ConfigParser.parse("[general]\r\nbar = 1\r\n", file: "crlf")
     }
   }
@@ -116,9 +120,37 @@ import Testing
   @Test(arguments: [
     (
       "[general]\nbars = 8\n[colours]\n",
-      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, socket, scene, bubbles)"
+      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, colors, players, socket, scene, bubbles)"
     ),
-    ("[general]\nbarz = 8\n", "f.conf:2: unknown key 'barz' in [general]"),
+    (
+      "[general]\nbarz = 8\n",
+      "f.conf:2: unknown key 'barz' in [general] (known: bars, fps, channels, format, seed)"
+    ),
+    (
+      "[general]\nbars = 8\n[output]\nraw_max = 9\n[general]\n  bars = 9\n",
+      "f.conf:6: general.bars is given twice: on line 2 and on line 6"
+    ),
+    (
+      "[colors]\nbars = #89b4fa, blue\n",
+      "f.conf:2: colors.bars: expected colours as #rrggbb separated by commas, got 'blue'"
+    ),
+    (
+      "[colors]\nplaying = #12345\n",
+      "f.conf:2: colors.playing: expected a colour as #rrggbb (or nothing), got '#12345'"
+    ),
+    (
+      "[colors]\nbars_by = width\n",
+      "f.conf:2: colors.bars_by: expected one of position, height, got 'width'"
+    ),
+    (
+      "[output]\nhide_when = always\n",
+      "f.conf:2: output.hide_when: expected one of never, stopped, not_playing, got 'always'"
+    ),
+    (
+      "[players]\nignore = fire fox\n",
+      "f.conf:2: players.ignore: expected player names separated by commas, got 'fire fox'"
+    ),
+    ("[output]\ntooltip = {title\n", "f.conf:2:11: output.tooltip: '{' is not closed"),
     ("bars = 8\n", "f.conf:1: 'bars' comes before any [section]"),
     ("[general]\nbars\n", "f.conf:2: expected 'key = value', got 'bars'"),
     ("[general\n", "f.conf:1: section header needs a closing ']'"),
@@ -160,6 +192,36 @@ import Testing
     } catch {
       #expect(error.description == message)
     }
+  }
+
+  @Test func colorsPlayersAndHidingAreRead() throws {
+    let text = """
+      [output]
+      text_paused = {glyph} {title:10}
+      hide_when = not_playing
+      hide_after = 2.5
+      [colors]
+      bars = #89B4FA, #cba6f7,#f38ba8
+      bars_by = height
+      playing = #a6e3a1
+      paused =
+      [players]
+      ignore = firefox, chromium
+      prefer = spotify,mpv
+      """
+    let configuration = try ConfigParser.parse(text, file: "x")
+    #expect(configuration.textPaused == "{glyph} {title:10}")
+    #expect(configuration.hideWhen == .notPlaying && configuration.hideAfter == 2.5)
+    #expect(configuration.barColors.map(\.description) == ["#89b4fa", "#cba6f7", "#f38ba8"])
+    #expect(configuration.barColoring == .height)
+    #expect(configuration.playingColor == RGBColor(red: 0xa6, green: 0xe3, blue: 0xa1))
+    #expect(configuration.pausedColor == nil)
+    #expect(
+      configuration.players
+        == PlayerPreference(ignore: ["firefox", "chromium"], prefer: ["spotify", "mpv"]))
+    let stops = [RGBColor(red: 0, green: 0, blue: 0), RGBColor(red: 200, green: 100, blue: 50)]
+    #expect(RGBColor.gradient(stops, at: 0.5) == RGBColor(red: 100, green: 50, blue: 25))
+    #expect(RGBColor.gradient(stops, at: 1) == stops[1])
   }
 
   @Test func inputSpellings() {

@@ -122,31 +122,9 @@ import Testing
     return try #require(object as? [String: Any])
   }
 
-  /// The text Pango draws for `markup`, failing on any tag but pulsebar's own bubble spans and
-  /// on any `&` that is not an entity (what would be a markup error in Waybar).
+  /// The text Pango draws for `markup` (``PangoReader``: only pulsebar's own tags, balanced,
+  /// and no `&` that is not an entity, which would be a markup error in Waybar).
   static func pangoText(_ markup: String) throws -> String {
-    var text = ""
-    var rest = Substring(markup)
-    while let first = rest.first {
-      if first == "<" {
-        let close = try #require(rest.firstIndex(of: ">"), "unclosed tag in \(markup)")
-        let tag = rest[...close]
-        let isOwn =
-          tag == "</span>"
-          || (tag.hasPrefix("<span alpha=\"") && tag.hasSuffix("%\">") && tag.count <= 20)
-        #expect(isOwn, "a tag pulsebar did not write: \(tag)")
-        rest = rest[rest.index(after: close)...]
-      } else if first == "&" {
-        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'"]
-        let entity = try #require(
-          entities.keys.first { rest.hasPrefix($0) }, "a bare & in \(markup)")
-        text += entities[entity]!
-        rest = rest.dropFirst(entity.count)
-      } else {
-        text.append(first)
-        rest = rest.dropFirst()
-      }
-    }
-    return text
+    try PangoReader.text(markup)
   }
 }

@@ -22,26 +22,18 @@ import Testing
     ] as [(String, String?, String?, String?, String)])
   func defaultTooltipDropsMissingFieldsCleanly(
     state: String, player: String?, title: String?, artist: String?, expected: String
-  ) {
-    let template = TooltipTemplate(TooltipTemplate.defaultText)
+  ) throws {
+    let template = try Template(parsing: Template.defaultTooltip)
     let text = template.text { field in
       switch field {
       case .state: state
       case .player: player
       case .title: title
       case .artist: artist
-      case .album, .source: nil
+      default: nil
       }
     }
     #expect(text == expected)
-  }
-
-  @Test func templateKeepsItsOwnTextAndBrackets() {
-    let template = TooltipTemplate("♪ {title} [{album}] <{player}>!")
-    #expect(template.text { $0 == .title ? "T" : $0 == .album ? "A" : nil } == "♪ T [A]!")
-    #expect(template.text { _ in nil } == "♪ !")
-    #expect(TooltipTemplate("{nope} {title}").text { _ in "x" } == "{nope} x")
-    #expect(TooltipTemplate.unknownFields(in: "{state} {nope} {title}") == ["nope"])
   }
 
   @Test func tooltipConfigRejectsUnknownFields() throws {

@@ -6,8 +6,8 @@ import Testing
   /// Renders one frame of a scene advanced with `activity`, with `bars` as the live heights.
   static func line(
     _ format: OutputFormat, bars: [Float], activity: StreamActivity = .running,
-    connected: Bool = true, nowPlaying: NowPlaying? = nil,
-    configure: (inout Configuration) -> Void = { _ in }
+    connected: Bool = true, nowPlaying: NowPlaying? = nil, clock: Double? = nil,
+    hidden: Bool = false, configure: (inout Configuration) -> Void = { _ in }
   ) -> String? {
     var configuration = Configuration()
     configure(&configuration)
@@ -27,7 +27,9 @@ import Testing
     let written = display.withUnsafeBufferPointer {
       renderer.render(
         scene: scene, bars: $0,
-        info: FrameInfo(time: 0.5, source: "sink \"a\".monitor", connected: connected))
+        info: FrameInfo(
+          time: 0.5, source: "sink \"a\".monitor", connected: connected, clock: clock,
+          hidden: hidden))
     }
     return written ? String(decoding: renderer.line.bytes, as: UTF8.self) : nil
   }

@@ -210,6 +210,31 @@ struct HostilePlayerTests {
     #expect(said.count == 1, "\(desktop.daemon.standardError)")
   }
 
+  @Test("players.ignore and players.prefer choose the player shown and the one ctl controls")
+  func ignoreAndPrefer() throws {
+    let desktop = try Desktop(config: "[players]\nignore = loud\nprefer = quiet, other\n")
+    try desktop.fake(["--name", "other", "--status", "Playing", "--title", "Other"])
+    let quiet = try desktop.fake(["--name", "quiet", "--status", "Playing", "--title", "Quiet"])
+    let loud = try desktop.fake(["--name", "loud", "--status", "Playing", "--title", "Loud"])
+    // loud appeared last and plays, but it is ignored; quiet is preferred over other.
+    let frame = desktop.waitForFrame(timeout: 10) { $0["player"] as? String == "quiet" }
+    #expect(frame != nil, "quiet never became the active player")
+    let lines = desktop.daemon.readLines(for: 1)
+    #expect(!lines.contains { $0.contains("\"loud\"") }, "the ignored player was shown")
+    // ctl reads the same config (XDG_CONFIG_HOME): the click goes to quiet, never to loud.
+    let home = desktop.server.directory + "/home"
+    try FileManager.default.createDirectory(
+      atPath: home + "/pulsebar", withIntermediateDirectories: true)
+    try "[players]\nignore = loud\nprefer = quiet, other\n".write(
+      toFile: home + "/pulsebar/config", atomically: true, encoding: .utf8)
+    var environment = desktop.environment
+    environment["XDG_CONFIG_HOME"] = home
+    let result = try Binary.run(["ctl", "play-pause"], environment: environment, timeout: 10)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(quiet.readLine(timeout: 5) == "called PlayPause")
+    #expect(loud.readLine(timeout: 0.5) == nil, "the ignored player was controlled")
+  }
+
   @Test(
     "nonsense lengths are left out; controls never reach a text line",
     arguments: [("-5", "x"), ("18446744073709551615", "t"), ("3500000.5", "d"), ("0", "x")])

@@ -214,8 +214,11 @@ struct PulseEndToEndTests {
     let wall = ChildProcess.now() - start
     let times = frames.compactMap { $0.field("time").flatMap { Double($0) } }
     let pace = ((times.last ?? 0) - (times.first ?? 0)) / wall
+    // What this guards against halves the pace (mono samples read as stereo) or stops it; a
+    // debug build on a 2-core machine under a parallel build's load kept 0.77-0.83, so the
+    // bound sits between the two.
     #expect(
-      pace > 0.85 && pace < 1.15,
+      pace > 0.7 && pace < 1.15,
       "\(pace) s of audio per second over \(frames.count) frames; stderr: \(daemon.process.standardError)"
     )
     // Mono samples written into the stereo buffer would be dropped: no sound, and `paused`

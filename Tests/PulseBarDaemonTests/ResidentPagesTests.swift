@@ -106,7 +106,7 @@ func mappedKilobytes(pid: pid_t, where header: (Substring) -> Bool) throws -> (
   }
 }
 
-/// The daemon gives back what start-up touched (README "Memory").
+/// The daemon gives back what start-up touched (bench/README.md "Memory").
 @Suite("pulsebar run keeps start-up pages out of its resident set", .serialized)
 struct ResidentSetEndToEndTests {
   @Test(

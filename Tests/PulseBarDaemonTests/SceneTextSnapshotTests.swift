@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import Testing
 

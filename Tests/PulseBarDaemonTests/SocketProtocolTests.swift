@@ -117,37 +117,27 @@ import Testing
     #expect(recovered.timePassed(now: 60_000_000_000) == .none)
   }
 
-  @Test func ringDropsTheOldestLineWhenFull() {
-    var ring = LineRing(capacity: 3)  // rounds up to 4
-    #expect(ring.capacity == 4)
-    for number in 0..<4 {
-      let dropped = ring.push(Array("\(number)\n".utf8))
-      #expect(!dropped)
+  @Test func historyNumbersItsLinesAndKeepsTheLast() {
+    var history = LineHistory(capacity: 3)  // rounds up to 4
+    #expect(history.capacity == 4 && history.isEmpty)
+    func append(_ text: String) {
+      var text = text
+      text.withUTF8 { history.append(UnsafeRawBufferPointer($0)) }
     }
-    let dropped = ring.push(Array("4\n".utf8))
-    #expect(dropped, "the fifth push drops one")
-    var seen: [String] = []
-    while let line = ring.first {
-      seen.append(String(decoding: line, as: UTF8.self))
-      ring.removeFirst()
+    func line(_ sequence: UInt64) -> String? {
+      history.withLine(sequence) { String(decoding: $0, as: UTF8.self) }
     }
-    #expect(seen == ["1\n", "2\n", "3\n", "4\n"])
-  }
-
-  /// A leaving client's rings give their memory back (found by the soak: every client slot
-  /// kept the capacity of the widest lines it ever queued, so the daemon's RSS grew with each
-  /// slot a wide stalled client had used, 19 MB over 10 minutes, and never came down).
-  @Test func ringReleasesItsMemoryWhenAsked() {
-    var ring = LineRing(capacity: 4)
-    let wide = [UInt8](repeating: UInt8(ascii: "x"), count: 3000)
-    for _ in 0..<6 { ring.push(wide) }
-    #expect(ring.reservedBytes >= 4 * 3000)
-    ring.removeAll()
-    #expect(ring.reservedBytes >= 4 * 3000, "kept for the same client's next lines")
-    ring.removeAll(keepingCapacity: false)
-    #expect(ring.reservedBytes == 0 && ring.isEmpty && ring.capacity == 4)
-    ring.push(Array("1\n".utf8))
-    #expect(ring.first == Array("1\n".utf8))
+    for number in 0..<4 { append("\(number)\n") }
+    #expect(history.oldestSequence == 0 && history.newestSequence == 3)
+    append("4\n")
+    #expect(history.oldestSequence == 1 && history.newestSequence == 4)
+    #expect(line(0) == nil, "dropped")
+    #expect((1...4).map(line) == ["1\n", "2\n", "3\n", "4\n"])
+    #expect(line(5) == nil, "not yet")
+    // A slot keeps its bytes' capacity: a shorter line after a longer one is exact.
+    append(String(repeating: "x", count: 3000) + "\n")
+    append("6\n")
+    #expect(line(6) == "6\n" && line(5)?.count == 3001)
   }
 
   @Test func requestLineRoundTrips() {

@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import PulseBarSystem
 import Testing
@@ -63,6 +62,26 @@ import Testing
     #expect(view.canvas.scalar(row: layout.barsTop, column: column + 29) == 0x20)
     #expect(view.canvas.scalar(row: layout.barsTop, column: column + 30) == 0x2588)
     #expect(view.canvas.scalar(row: layout.barsTop, column: column + 58) == 0x2588)
+  }
+
+  /// `[colors]` colours the view too: the bars' gradient across the bars, the glyph by state.
+  @Test func configuredColorsDrawInTheView() throws {
+    let pipe = try TerminalPipe()
+    var configuration = Configuration()
+    configuration.barColors = [
+      RGBColor(red: 1, green: 2, blue: 3), RGBColor(red: 9, green: 8, blue: 7),
+    ]
+    configuration.barColoring = .position
+    configuration.stoppedColor = RGBColor(red: 0x12, green: 0x34, blue: 0x56)
+    let view = TerminalView(
+      configuration: configuration, output: FileDescriptor(rawValue: pipe.write),
+      input: FileDescriptor(rawValue: -1), size: (24, 80))
+    let layout = TerminalLayout(rows: 24, columns: 80)
+    draw(view, scene: Scene(configuration: configuration), bars: [1, 1])
+    #expect(view.canvas.color(row: layout.barsBottom, column: layout.barsLeft) == 0x01_02_03)
+    #expect(view.canvas.color(row: layout.barsTop, column: layout.barsLeft + 30) == 0x09_08_07)
+    let middle = layout.morphTop + layout.morphRows / 2
+    #expect(view.canvas.color(row: middle, column: layout.morphLeft + 1) == 0x12_34_56)
   }
 
   @Test func statusLineShowsEveryFigure() throws {

@@ -96,3 +96,43 @@ import Testing
     #expect(BusMessage.validLength(microseconds: microseconds) == seconds)
   }
 }
+
+/// `players.ignore` and `players.prefer` in the registry's choice.
+@Suite struct PlayerPreferenceRegistryTests {
+  static let spotify = "org.mpris.MediaPlayer2.spotify"
+  static let firefox = "org.mpris.MediaPlayer2.firefox.instance_1_84"
+  static let mpv = "org.mpris.MediaPlayer2.mpv"
+
+  static func registry(_ preference: PlayerPreference) -> PlayerRegistry {
+    var registry = PlayerRegistry()
+    registry.preference = preference
+    for (index, name) in [spotify, firefox, mpv].enumerated() {
+      registry.appeared(name, owner: ":1.\(index)")
+      registry.loaded(name)
+      registry.update(name, status: .playing)
+    }
+    return registry
+  }
+
+  @Test func theMostRecentPlayingPlayerWinsWithoutAPreference() {
+    #expect(Self.registry(PlayerPreference()).active?.busName == Self.mpv)
+  }
+
+  @Test func anIgnoredPlayerIsNeverShown() {
+    let registry = Self.registry(PlayerPreference(ignore: ["mpv", "firefox"]))
+    #expect(registry.active?.busName == Self.spotify)
+    var alone = PlayerRegistry()
+    alone.preference = PlayerPreference(ignore: ["firefox"])
+    alone.appeared(Self.firefox, owner: ":1.9")
+    alone.loaded(Self.firefox)
+    #expect(alone.nowPlaying == nil)
+  }
+
+  @Test func aPreferredPlayerWinsAmongThoseThatPlay() {
+    var registry = Self.registry(PlayerPreference(prefer: ["spotify", "mpv"]))
+    #expect(registry.active?.busName == Self.spotify)
+    // A preferred player that pauses hands over to the next that plays.
+    registry.update(Self.spotify, status: .paused)
+    #expect(registry.active?.busName == Self.mpv)
+  }
+}

@@ -39,18 +39,16 @@ package final class PulseSource: EngineDrivenCapture {
     /// holds one at a time (``FramePacer``).
     ///
     /// The server wakes once per fragment for us, and with `ADJUST_LATENCY` its null or
-    /// hardware sink renders in blocks that size too: one frame per fragment (735 frames,
-    /// 60 a second) cost the server twice what cava costs it. Measured side by side with cava
-    /// (its server share 0.43-0.73 % of a core): 735 frames 1.34 %, 1024 1.30 %, 2048
-    /// 0.57-0.72 %, 3072 0.43 %, 4096 0.32 %. 3072 keeps the bars within 70 ms of the sound
-    /// (cava's own chunks come 17-85 ms apart); 4096 would cut a tenth more and show a kick
-    /// drum 93 ms late.
+    /// hardware sink renders in blocks that size too, so the server's work for us falls as
+    /// the fragment grows: one frame per fragment (735 frames, 60 a second) would make it
+    /// work harder for pulsebar than it does for cava. 3072 is the largest that keeps the bars
+    /// within 70 ms of the sound, about as far apart as cava's own chunks come; 4096 would
+    /// show a kick drum 93 ms late. The server's CPU at each size is in bench/README.md.
     package static let steadyFragmentFrames = 3072
 
     /// PulseAudio's record fragment while music starts (``steadyAfterSeconds``): 512 frames
     /// (12 ms at 44.1 kHz), so the first bars follow the first sound by a few milliseconds
-    /// instead of a steady fragment's 70 (onset median 30 ms against 56 with 2048 throughout;
-    /// cava 34-68). A fresh stream and an uncorked one start with it.
+    /// instead of a steady fragment's 70. A fresh stream and an uncorked one start with it.
     package static let onsetFragmentFrames = 512
 
     /// Seconds of audio recorded since the stream started or was uncorked before the fragment
@@ -91,8 +89,9 @@ package final class PulseSource: EngineDrivenCapture {
   }
 
   /// What the `pa_mainloop`'s poll function needs: the caller's poll set while it waits
-  /// (set only for the duration of one ``PulseSource/wait(_:timeoutMilliseconds:audioWanted:)``),
-  /// and how many of its descriptors were ready.
+  /// (set only for the duration of one
+  /// ``PulseSource/wait(_:timeoutMilliseconds:audioWanted:)``), and how many of its
+  /// descriptors were ready.
   private final class PollBridge {
     var poll: UnsafeMutablePointer<PollSet>?
     var ownReady = 0

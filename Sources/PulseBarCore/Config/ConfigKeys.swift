@@ -12,7 +12,7 @@ package struct Setting: Sendable {
 /// Every key pulsebar's config knows, section by section.
 package enum ConfigKeys {
   package static let sections = [
-    "general", "input", "analysis", "output", "socket", "scene", "bubbles",
+    "general", "input", "analysis", "output", "colors", "players", "socket", "scene", "bubbles",
   ]
 
   package static func setting(section: String, key: String) -> Setting? {
@@ -83,22 +83,41 @@ package enum ConfigKeys {
     text(
       "output", "offline_text", \.offlineText,
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
-    Setting(
-      section: "output", key: "tooltip",
-      help:
-        "waybar tooltip: {state} {player} {title} {artist} {album} {source}; missing ones are dropped",
-      apply: { text, configuration throws(ValueError) in
-        let unknown = TooltipTemplate.unknownFields(in: text)
-        guard unknown.isEmpty else {
-          let names = TooltipTemplate.Field.allCases.map { "{\($0.rawValue)}" }
-          throw ValueError(
-            "unknown field {\(unknown[0])}; expected \(names.joined(separator: ", "))")
-        }
-        configuration.tooltip = text
-      }, render: { $0.tooltip }),
+    template(
+      "output", "text", \.text,
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells"
+    ),
+    template(
+      "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
+    template("output", "text_paused", \.textPaused, "the text line while paused; empty means text"),
+    template(
+      "output", "text_stopped", \.textStopped, "the text line while stopped; empty means text"),
+    template(
+      "output", "tooltip", \.tooltip,
+      "waybar tooltip, the same fields; a field with no value drops with its separator"),
     integer(
       "output", "title_width", 0...200, \.titleWidth,
-      "cells of the player's track title after the text line (cut or padded); 0 leaves it out"),
+      "deprecated: N appends ' {title:N}' to the text line; 0 adds nothing"),
+    choice(
+      "output", "hide_when", \.hideWhen,
+      "hide the text (waybar class 'hidden') when never, stopped or not_playing"),
+    number(
+      "output", "hide_after", 0...86400, \.hideAfter,
+      "seconds the hide_when state must last before the text hides"),
+    colors(
+      "colors", "bars", \.barColors,
+      "the bars' colours, a gradient (#rrggbb, …); empty means no colour (needs markup)"),
+    choice("colors", "bars_by", \.barColoring, "the bar gradient runs across position or height"),
+    color("colors", "playing", \.playingColor, "the play/pause glyph's colour while playing"),
+    color("colors", "paused", \.pausedColor, "the glyph's colour while paused"),
+    color("colors", "stopped", \.stoppedColor, "the glyph's colour while stopped"),
+    color("colors", "bubbles", \.bubbleColor, "the bubbles' colour"),
+    names(
+      "players", "ignore", \.players.ignore,
+      "MPRIS players never shown (bus names after org.mpris.MediaPlayer2., as prefixes)"),
+    names(
+      "players", "prefer", \.players.prefer,
+      "players picked first when several play, best first"),
     text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     integer(
@@ -114,13 +133,8 @@ package enum ConfigKeys {
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",
       apply: { text, configuration throws(ValueError) in
-        var heights: [Float] = []
-        for part in text.split(separator: ",") {
-          let item = part.trimmingWhitespace()
-          guard let value = Float(item), (0...1).contains(value) else {
-            throw ValueError("expected numbers from 0 to 1 separated by commas, got '\(item)'")
-          }
-          heights.append(value)
+        let heights = try commaList(text, "expected numbers from 0 to 1 separated by commas") {
+          Float($0).flatMap { (0...1).contains($0) ? $0 : nil }
         }
         guard !heights.isEmpty else { throw ValueError("needs at least one height") }
         configuration.restHeights = heights
@@ -141,6 +155,91 @@ package enum ConfigKeys {
   ]
 
   // MARK: - Kinds of value
+
+  /// A ``Template``: checked here (unknown fields, unclosed braces, bad widths, with the
+  /// column), kept as text and parsed once per renderer.
+  private static func template(
+    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, String> & Sendable,
+    _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        do throws(TemplateError) {
+          _ = try Template(parsing: text)
+        } catch {
+          throw ValueError(error.message, column: error.column)
+        }
+        configuration[keyPath: path] = text
+      }, render: { $0[keyPath: path] })
+  }
+
+  /// `#rrggbb, …` (empty: none).
+  private static func colors(
+    _ section: String, _ key: String,
+    _ path: WritableKeyPath<Configuration, [RGBColor]> & Sendable, _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        configuration[keyPath: path] = try commaList(
+          text, "expected colours as #rrggbb separated by commas"
+        ) { RGBColor(parsing: $0) }
+      },
+      render: { $0[keyPath: path].map(\.description).joined(separator: ", ") })
+  }
+
+  /// The items of a comma-separated list, each trimmed and read by `element`; the first it
+  /// refuses is named in the error.
+  private static func commaList<Element>(
+    _ text: String, _ expected: String, _ element: (String) -> Element?
+  ) throws(ValueError) -> [Element] {
+    var elements: [Element] = []
+    for part in text.split(separator: ",") {
+      let item = part.trimmingWhitespace()
+      guard let value = element(item) else { throw ValueError("\(expected), got '\(item)'") }
+      elements.append(value)
+    }
+    return elements
+  }
+
+  /// One `#rrggbb`, or empty for none.
+  private static func color(
+    _ section: String, _ key: String,
+    _ path: WritableKeyPath<Configuration, RGBColor?> & Sendable, _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        guard !text.isEmpty else {
+          configuration[keyPath: path] = nil
+          return
+        }
+        guard let color = RGBColor(parsing: text) else {
+          throw ValueError("expected a colour as #rrggbb (or nothing), got '\(text)'")
+        }
+        configuration[keyPath: path] = color
+      }, render: { $0[keyPath: path]?.description ?? "" })
+  }
+
+  /// Names separated by commas (empty: none); a name has no spaces.
+  private static func names(
+    _ section: String, _ key: String,
+    _ path: WritableKeyPath<Configuration, [String]> & Sendable, _ help: String
+  ) -> Setting {
+    Setting(
+      section: section, key: key, help: help,
+      apply: { text, configuration throws(ValueError) in
+        configuration[keyPath: path] = try commaList(
+          text, "expected player names separated by commas"
+        ) { name in
+          let printable = name.unicodeScalars.allSatisfy {
+            $0.properties.generalCategory != .control && $0 != " "
+          }
+          return printable ? name : nil
+        }
+      }, render: { $0[keyPath: path].joined(separator: ", ") })
+  }
 
   private static func integer(
     _ section: String, _ key: String, _ range: ClosedRange<Int>,

@@ -1,18 +1,24 @@
-/// A config file problem, reported as `FILE:LINE: what is wrong`.
+/// A config file problem, reported as `FILE:LINE: what is wrong` (or `FILE:LINE:COLUMN:` when
+/// the problem is at one place in the line, as a bad template field).
 package struct ConfigError: Error, Equatable, CustomStringConvertible {
   package var file: String
   /// 1-based line, or 0 for a problem with the file as a whole.
   package var line: Int
+  /// 1-based column in characters of the line, when known.
+  package var column: Int?
   package var message: String
 
-  package init(file: String, line: Int, message: String) {
+  package init(file: String, line: Int, column: Int? = nil, message: String) {
     self.file = file
     self.line = line
+    self.column = column
     self.message = message
   }
 
   package var description: String {
-    line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    guard line > 0 else { return "\(file): \(message)" }
+    guard let column else { return "\(file):\(line): \(message)" }
+    return "\(file):\(line):\(column): \(message)"
   }
 }
 
@@ -20,8 +26,10 @@ package struct ConfigError: Error, Equatable, CustomStringConvertible {
 ///
 /// `[section]` headers, `key = value` lines, `#` or `;` comments on their own
 /// lines, blank lines. Every key is known in advance (``ConfigKeys``): an
-/// unknown section or key, a bad value or an out-of-range number is an error
-/// naming the file and line. Keys left out keep their defaults.
+/// unknown section or key, a bad value, an out-of-range number or a key given twice in one
+/// section is an error naming the file and line (and the column, for a bad template). An
+/// unknown section lists the sections, an unknown key its section's keys. Keys left out keep
+/// their defaults.
 package enum ConfigParser {
   /// Parses `text` (the contents of `file`) on top of `base`.
   package static func parse(_ text: String, file: String, base: Configuration = Configuration())
@@ -72,18 +80,34 @@ package enum ConfigParser {
           file: file, line: lineNumber, message: "'\(key)' comes before any [section]")
       }
       guard let setting = ConfigKeys.setting(section: section, key: key) else {
+        let known = ConfigKeys.all.filter { $0.section == section }.map(\.key)
         throw ConfigError(
-          file: file, line: lineNumber, message: "unknown key '\(key)' in [\(section)]")
+          file: file, line: lineNumber,
+          message:
+            "unknown key '\(key)' in [\(section)] (known: \(known.joined(separator: ", ")))")
+      }
+      if let first = lineNumbers["\(section).\(key)"] {
+        throw ConfigError(
+          file: file, line: lineNumber,
+          message: "\(section).\(key) is given twice: on line \(first) and on line \(lineNumber)")
       }
       do {
         try setting.apply(value, &configuration)
       } catch {
+        // The column in the line: where the value starts, plus the error's place in it.
+        let column = error.column.map { column in
+          let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+          let indent = rawLine.prefix(while: isSpace).count
+          let afterEquals = line[line.index(after: equals)...]
+          return indent + line.distance(from: line.startIndex, to: equals) + 1
+            + afterEquals.prefix(while: isSpace).count + column
+        }
         throw ConfigError(
-          file: file, line: lineNumber, message: "\(section).\(key): \(error.message)")
+          file: file, line: lineNumber, column: column,
+          message: "\(section).\(key): \(error.message)")
       }
-      if lineNumbers.updateValue(lineNumber, forKey: "\(section).\(key)") == nil {
-        keys.append("\(section).\(key)")
-      }
+      lineNumbers["\(section).\(key)"] = lineNumber
+      keys.append("\(section).\(key)")
     }
     if let problem = configuration.crossFieldProblem() {
       let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
@@ -93,10 +117,15 @@ package enum ConfigParser {
   }
 }
 
-/// A bad value for one key; the parser adds file, line and key.
+/// A bad value for one key; the parser adds file, line and key (and turns `column`, 1-based in
+/// the value, into the line's column).
 package struct ValueError: Error, Equatable {
   package var message: String
-  package init(_ message: String) { self.message = message }
+  package var column: Int?
+  package init(_ message: String, column: Int? = nil) {
+    self.message = message
+    self.column = column
+  }
 }
 
 extension Configuration {

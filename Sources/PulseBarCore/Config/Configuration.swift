@@ -61,12 +61,35 @@ package struct Configuration: Sendable, Equatable {
   /// Noto Sans Mono and in both Sans fonts, with strokes a bar draws at full colour; ⊘, the
   /// old default, is two cells in Noto Sans Mono, and ◌'s dots all but vanished there.
   package var offlineText = "Ø"
-  /// The waybar tooltip (see ``TooltipTemplate``): `{state}`, `{player}`, `{title}`,
-  /// `{artist}`, `{album}`, `{source}`; fields with no value are dropped with their separator.
-  package var tooltip = TooltipTemplate.defaultText
-  /// Cells of the active player's track title at the end of the text (and waybar text) line,
-  /// cut with "…" or padded so the width stays fixed; 0 leaves the title out.
+  /// The text line (and waybar's `text`), a ``Template``.
+  package var text = Template.defaultText
+  /// The text line while playing, paused and stopped; empty means ``text``.
+  package var textPlaying = ""
+  package var textPaused = ""
+  package var textStopped = ""
+  /// The waybar tooltip, a ``Template``; fields with no value are dropped with their separator.
+  package var tooltip = Template.defaultTooltip
+  /// Deprecated alias: N > 0 appends ` {title:N}` to every text template; 0 adds nothing.
   package var titleWidth = 0
+  /// When the text line hides (``LineVisibility``), and after how many seconds.
+  package var hideWhen = HideWhen.never
+  package var hideAfter: Double = 5
+
+  // MARK: [colors]
+  /// The bars' gradient (one colour: all bars alike); empty means no colour.
+  package var barColors: [RGBColor] = []
+  /// The gradient runs across the bars or over their height.
+  package var barColoring = BarColoring.position
+  /// The play/pause glyph's colour in each state; `nil` means none.
+  package var playingColor: RGBColor?
+  package var pausedColor: RGBColor?
+  package var stoppedColor: RGBColor?
+  /// The bubbles' colour; `nil` means none.
+  package var bubbleColor: RGBColor?
+
+  // MARK: [players]
+  /// MPRIS players ignored and preferred (``PlayerPreference``).
+  package var players = PlayerPreference()
 
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.
@@ -102,6 +125,19 @@ package struct Configuration: Sendable, Equatable {
   package var bubbleMaxHeight: Float = 150
 
   package init() {}
+
+  /// The text template for `state`: its own when set, else ``text``; `title_width` appends
+  /// ` {title:N}`.
+  package func textTemplate(for state: PlaybackState) -> String {
+    let own =
+      switch state {
+      case .playing: textPlaying
+      case .paused: textPaused
+      case .stopped: textStopped
+      }
+    let template = own.isEmpty ? text : own
+    return titleWidth > 0 ? template + " {title:\(titleWidth)}" : template
+  }
 
   /// ``noiseFloor`` as a linear peak amplitude (full scale = 1).
   package var noiseFloorAmplitude: Float { powf(10, noiseFloor / 20) }

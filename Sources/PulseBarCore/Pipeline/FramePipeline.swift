@@ -78,6 +78,8 @@ package final class FramePipeline {
   }
   /// ``nowPlaying``'s status, kept apart: a frame reads it without copying the track's texts.
   private var playerStatus: PlayerStatus?
+  /// Whether the text lines are hidden (`output.hide_when`), decided per frame.
+  package private(set) var visibility: LineVisibility
 
   private var layouts: [BarProcessor] = []
   /// Per layout: the bars to draw (live bars blended with the rest heights).
@@ -103,6 +105,7 @@ package final class FramePipeline {
     frameRate = configuration.fps
     hopFrames = max(1, sampleRate / configuration.fps)
     silenceLevel = configuration.noiseFloorAmplitude
+    visibility = LineVisibility(rule: configuration.hideWhen, after: configuration.hideAfter)
     analyzer = SpectrumAnalyzer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
       onsetThreshold: configuration.onsetThreshold)
@@ -235,6 +238,7 @@ package final class FramePipeline {
 
   private func finishFrame() {
     frameCount += 1
+    visibility.advance(to: time, state: scene.state, sound: signalPresent)
     for (index, layout) in layouts.enumerated() {
       scene.composeBars(live: layout.heights, into: displayBars[index])
     }
@@ -243,6 +247,8 @@ package final class FramePipeline {
   /// Renders every consumer once for this frame (the engine calls it once per frame,
   /// before the deliveries read ``changedLine(_:)``).
   package func renderConsumers(info: FrameInfo) {
+    var info = info
+    info.hidden = visibility.isHidden
     for index in consumers.indices {
       guard consumers[index].gate.admit(at: time) else {
         consumers[index].changed = false
@@ -285,9 +291,19 @@ package final class FramePipeline {
   /// Forgets the history after a stream switch (sink change, reconnect).
   package func resetAudio() { analyzer.reset() }
 
-  /// True while the picture still changes with no new audio, or a consumer with a lower frame
-  /// rate skipped a frame it has not caught up with.
+  /// True while the picture still changes with no new audio, a consumer with a lower frame
+  /// rate skipped a frame it has not caught up with, or the text is due to hide
+  /// (`output.hide_after` runs on frames).
   package var isAnimating: Bool {
-    scene.isAnimating || consumers.contains { $0.gate.owesFrame }
+    scene.isAnimating || consumers.contains { $0.gate.owesFrame } || visibility.isPending
+  }
+
+  /// When a consumer's line next changes for the player's position alone (monotonic seconds,
+  /// the clock of ``NowPlaying/positionTime``), or `nil`: no template shows the position or
+  /// progress, or the player is not playing. The engine wakes then to render (at most once a
+  /// second; never while paused or stopped), passing the clock as ``FrameInfo/clock``.
+  package func nextPositionChange(after clock: Double) -> Double? {
+    guard consumers.contains(where: { $0.renderer.showsPosition }) else { return nil }
+    return nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
   }
 }

@@ -12,12 +12,13 @@
 ///   stream), once a source info names it;
 /// - the default is looked up ``settleAfterMove`` later, not at once: pipewire-pulse can move
 ///   the stream (WirePlumber following a `wpctl set-default`) before its server info names the
-///   new default, and a look at once recorded the old sink's monitor by name, for good;
+///   new default, and a look at once would record the old sink's monitor by name, for good;
 /// - a lookup that names the source the stream was moved away from is trusted only when a
-///   second one, ``confirmOverruledMove`` later, says the same: pipewire-pulse named the old
-///   default half a second after WirePlumber moved us, and no event followed. Then the stream
-///   goes back (a stream moved by hand returns to the default's monitor 2.5 s after the move).
-///   A lookup that agrees with the move, or names a third source, ends the wait.
+///   second one, ``confirmOverruledMove`` later, says the same: pipewire-pulse can still name
+///   the old default half a second after WirePlumber moved the stream, and send no event
+///   after it. Then the stream goes back (a stream moved by hand returns to the default's
+///   monitor 2.5 s after the move). A lookup that agrees with the move, or names a third
+///   source, ends the wait.
 package struct DefaultSinkFollower: Sendable, Equatable {
   /// How long after the server moved the stream the default sink is looked up, in seconds.
   package static let settleAfterMove = 0.5

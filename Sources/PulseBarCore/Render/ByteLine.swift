@@ -81,7 +81,12 @@ package struct ByteLine: Equatable {
   package mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
     guard let source = other.baseAddress, other.count > 0 else { return }
     reserve(other.count)
-    (base + count).update(from: source, count: other.count)
+    if other.count <= 8 {
+      // A glyph or a tag: stored directly, cheaper than a call to memmove.
+      for index in 0..<other.count { base[count + index] = source[index] }
+    } else {
+      (base + count).update(from: source, count: other.count)
+    }
     count += other.count
   }
 

@@ -48,21 +48,20 @@ struct TextGlyphs: Sendable {
 
   init(_ configuration: Configuration, encoding: GlyphEncoding) {
     self.encoding = encoding
-    func encoded(_ glyphs: [String]) -> GlyphTable {
-      GlyphTable(
-        glyphs.map { glyph in
-          var line = ByteLine()
-          switch encoding {
-          case .plain: line.append(Array(glyph.utf8))
-          case .json: line.appendJSONEscaped(glyph.utf8)
-          case .pango: line.appendMarkupEscaped(glyph.utf8, inJSON: false)
-          case .pangoInJSON: line.appendMarkupEscaped(glyph.utf8)
-          }
-          return String(decoding: line.bytes, as: UTF8.self)
-        })
+    bars = GlyphTable(configuration.barGlyphs.map { Self.encoded($0, encoding) })
+    bubbles = GlyphTable(configuration.bubbleGlyphs.map { Self.encoded($0, encoding) })
+    morph = GlyphTable(configuration.morphGlyphs.map { Self.encoded($0, encoding) })
+  }
+
+  /// `glyph` written in `encoding`.
+  static func encoded(_ glyph: String, _ encoding: GlyphEncoding) -> String {
+    var line = ByteLine()
+    switch encoding {
+    case .plain: line.append(Array(glyph.utf8))
+    case .json: line.appendJSONEscaped(glyph.utf8)
+    case .pango: line.appendMarkupEscaped(glyph.utf8, inJSON: false)
+    case .pangoInJSON: line.appendMarkupEscaped(glyph.utf8)
     }
-    bars = encoded(configuration.barGlyphs)
-    bubbles = encoded(configuration.bubbleGlyphs)
-    morph = encoded(configuration.morphGlyphs)
+    return String(decoding: line.bytes, as: UTF8.self)
   }
 }

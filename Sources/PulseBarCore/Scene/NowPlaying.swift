@@ -21,10 +21,19 @@ package struct NowPlaying: Sendable, Equatable {
   package var album: String?
   /// `mpris:length` in seconds.
   package var length: Double?
+  /// MPRIS `Position` in microseconds, as last read (a `Position` reply or `Seeked`), or `nil`
+  /// when the player does not say.
+  package var position: Int64?
+  /// MPRIS `Rate` (1 when the player does not say).
+  package var rate: Double
+  /// When ``position`` was read, in monotonic seconds (the clock the engine passes as
+  /// ``FrameInfo/clock``).
+  package var positionTime: Double
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
-    album: String? = nil, length: Double? = nil
+    album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
+    positionTime: Double = 0
   ) {
     self.player = player
     self.status = status
@@ -32,6 +41,17 @@ package struct NowPlaying: Sendable, Equatable {
     self.artist = artist
     self.album = album
     self.length = length
+    self.position = position
+    self.rate = rate
+    self.positionTime = positionTime
+  }
+
+  /// The position to show, extrapolated from ``position`` (see ``PlaybackPosition``).
+  package var playbackPosition: PlaybackPosition? {
+    position.map {
+      PlaybackPosition(
+        microseconds: $0, at: positionTime, rate: rate, status: status, length: length)
+    }
   }
 
 }

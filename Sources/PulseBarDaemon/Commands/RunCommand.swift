@@ -22,7 +22,6 @@ package enum RunCommand {
       Console.error("pulsebar: --offline needs --input file:PATH\n")
       return 2
     }
-    signal(SIGPIPE, SIG_IGN)
     ResidentPages.useOneMallocArena()
     switch configuration.input {
     case .file(let path):
@@ -65,7 +64,7 @@ package enum RunCommand {
   /// (`-v` says which and why). With the rate the capture delivers: PulseAudio resamples the
   /// monitor to 44.1 kHz; native PipeWire captures at the graph's own rate (48 kHz on most
   /// desktops), since a stream at another rate resamples inside our process (its adapter):
-  /// 0.1 % of a core more and the resampler's tables.
+  /// CPU and the resampler's tables for nothing.
   private static func serverSource(configuration: Configuration, verbose: Bool) -> (
     CaptureSource, sampleRate: Int
   ) {
@@ -118,7 +117,9 @@ package enum RunCommand {
   {
     guard configuration.input.isAudioServer else { return nil }
     do {
-      return try PlayerWatcher.start(log: { logger.warning($0) }, debug: { logger.debug($0) })
+      return try PlayerWatcher.start(
+        preference: configuration.players, log: { logger.warning($0) },
+        debug: { logger.debug($0) })
     } catch {
       logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
       return nil
@@ -185,7 +186,7 @@ package enum RunCommand {
     var deliveries: [FrameDelivery] = []
     // In the foreground the terminal view owns stdout.
     if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
-    let socket: SocketDelivery?
+    let socket: SocketHandler?
     do {
       socket = try DaemonSocket.open(
         socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
@@ -199,14 +200,14 @@ package enum RunCommand {
       deliveries.append(terminal)
       if let socket {
         terminal.socketFigures = {
-          (socket.server.clientCount, socket.server.droppedFrames)
+          (socket.clientCount, socket.droppedFrames)
         }
       }
     }
     // Half a second: seven steady PulseAudio fragments, PipeWire's largest quantum (8192) twice.
     // Audio older than that when the engine reads is overwritten; the frame drawn after a
-    // stall shows the newest audio anyway, and every page of the ring is resident (a second
-    // cost 0.19 MB more unique set).
+    // stall shows the newest audio anyway, and every page of the ring is resident as it
+    // cycles, so a longer ring is unique memory for nothing.
     let buffer = CaptureBuffer(
       sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
       seconds: 0.5)
@@ -219,32 +220,12 @@ package enum RunCommand {
         defer { notifier?.ready(status: "reloaded") }
         logger.debug("reload: reading \(options.configPath ?? ConfigLoading.defaultPath())")
         do {
-          var reloaded = try ConfigLoading.load(path: options.configPath)
-          reloaded = try ConfigLoading.apply(options.overrides, to: reloaded)
-          // The input and the listening socket are made once; what belongs to them waits for
-          // a restart, and the log says so rather than ignoring it silently. Everything else
-          // applies now (Engine.replacePipeline): bars, format, channels and fps (the capture
-          // follows), glyphs, analysis, scene and bubbles.
-          var restartOnly: [String] = []
-          if reloaded.input != configuration.input { restartOnly.append("input.source") }
-          if reloaded.rawSampleRate != configuration.rawSampleRate
-            || reloaded.rawChannels != configuration.rawChannels
-          {
-            restartOnly.append("input.raw_*")
-          }
-          if reloaded.socketPath != configuration.socketPath
-            || reloaded.maxClients != configuration.maxClients
-          {
-            restartOnly.append("[socket]")
-          }
-          if !restartOnly.isEmpty {
-            logger.notice(
-              "config reloaded; \(restartOnly.joined(separator: ", ")) take effect at the next restart"
-            )
-          }
-          reloaded.input = configuration.input
-          reloaded.rawSampleRate = configuration.rawSampleRate
-          reloaded.rawChannels = configuration.rawChannels
+          let plan = ReloadPlan(
+            running: configuration,
+            reloaded: try ConfigLoading.apply(
+              options.overrides, to: ConfigLoading.load(path: options.configPath)))
+          if let notice = plan.notice { logger.notice(notice) }
+          let reloaded = plan.applied
           // The config's own bar count must lay out (the parser already refuses odd bars in
           // stereo; this catches more bars than the transform has bins at this rate).
           if let problem = LayoutCheck.problem(
@@ -253,6 +234,7 @@ package enum RunCommand {
             logger.error("config not reloaded, keeping the old one: \(problem)")
             return nil
           }
+          players?.preference.post(reloaded.players)
           logger.debug("reload: new config in effect")
           return reloaded
         } catch {
@@ -262,7 +244,8 @@ package enum RunCommand {
       }, players: players?.feed)
     // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
     // (a stream set up, playback starting), leaves the resident set after it; what the frames
-    // use faults back in (README "Memory"). State changes are seconds apart at the least.
+    // use faults back in (bench/README.md "Memory"). State changes are seconds apart at the
+    // least.
     engine.onStatus = { status in
       notifier?.status(status)
       ResidentPages.releaseCleanFileMappings()
@@ -284,7 +267,12 @@ package enum RunCommand {
       stderrLog?.restore()
     }
     source.start(into: buffer)
-    socket?.server.start()
+    do {
+      try socket?.start()
+    } catch {
+      logger.error("socket: \(error)")
+      return 1
+    }
     notifier?.ready(status: "capturing \(configuration.input)")
     let health = engine.health
     notifier?.startWatchdog { limit in health.isHealthy(limit: limit) }
@@ -292,7 +280,7 @@ package enum RunCommand {
     logger.debug("released \(released.kilobytes) kB of start-up pages")
     let status = engine.run()
     notifier?.stopping()
-    socket?.server.stop()
+    socket?.stop()
     players?.stop()
     source.stop()
     return status

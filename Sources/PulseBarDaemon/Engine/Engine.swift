@@ -88,19 +88,19 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
-    if let change = players?.takeChange() { pipeline.nowPlaying = change }
+    if let change = players?.take() { pipeline.nowPlaying = change }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
     let audio = poll.add(buffer.wakeDescriptor)
     let signalIndex = signals.map { poll.add($0.descriptor) }
-    let playersIndex = players.map { poll.add($0.wakeDescriptor) }
-    // Deliveries that ask for a frame of their own (the socket server when a client subscribes).
-    let firstWake = poll.count
+    let playersIndex = players.map { poll.add($0.descriptor) }
+    // Deliveries with descriptors of their own (the socket's clients, the terminal's redraws):
+    // (the delivery, its index in the poll set).
+    var wakes: [(delivery: FrameDelivery, index: Int)] = []
     for delivery in deliveries {
-      if let wake = delivery.wakeDescriptor { poll.add(wake) }
+      if let wake = delivery.wakeDescriptor { wakes.append((delivery, poll.add(wake))) }
     }
-    let wakes = firstWake..<poll.count
     let inputIndex = input.map { poll.add($0.descriptor) }
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
@@ -129,19 +129,20 @@ package final class Engine {
       {
         playerChangePending = false
         poll.update(playersIndex, .readable)
-        if let change = players.takeChange() {
+        if let change = players.take() {
           // A pause, a new track, a player gone.
           pipeline.nowPlaying = change
           playerFrameWanted = true
         }
       }
+      let deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: wakes)
       let produced = consumeAudio()
       if playerFrameWanted && !produced && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
       }
       if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
         tickWithoutAudio()
-      } else if !produced && wakes.contains(where: { !poll.ready($0).isEmpty }) {
+      } else if !produced && deliveryWantsFrame {
         deliverFrame()  // the same scene, rendered for new consumers; others write nothing
       }
       if status.endOfStream && queuedHops == 0 {
@@ -151,9 +152,39 @@ package final class Engine {
     return 0
   }
 
-  /// How long poll may sleep: until the next queued frame is due; forever while nothing must
-  /// move without audio; else until the next tick once audio is late.
+  /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
+  /// when one wants the current frame delivered again.
+  private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
+    -> Bool
+  {
+    let now = monotonicNanoseconds()
+    var wantsFrame = false
+    for wake in wakes {
+      let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
+      if (due || !poll.ready(wake.index).isEmpty) && wake.delivery.service(now: now) {
+        wantsFrame = true
+      }
+    }
+    return wantsFrame
+  }
+
+  /// How long poll may sleep: until the next queued frame is due, or a delivery's deadline.
   private func pollTimeout() -> Int32 {
+    let frame = frameTimeout()
+    var earliest: UInt64?
+    for delivery in deliveries {
+      guard let deadline = delivery.nextDeadline else { continue }
+      earliest = min(earliest ?? deadline, deadline)
+    }
+    guard let earliest else { return frame }
+    let now = monotonicNanoseconds()
+    let wait = earliest <= now ? 0 : Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
+    return frame < 0 ? wait : min(frame, wait)
+  }
+
+  /// Until the next queued frame is due; forever while nothing must move without audio; else
+  /// until the next tick once audio is late.
+  private func frameTimeout() -> Int32 {
     let now = monotonicSeconds()
     if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
     if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }
@@ -200,6 +231,13 @@ package final class Engine {
     pacer.frameMade(at: now, withAudio: true)
     deliverFrame()
     return true
+  }
+
+  /// A frame for an event (a status change, a reload, a resize): while audio flows the next
+  /// audio frame, at most a period away, shows it, so the time stays seconds of audio; else a
+  /// tick now.
+  private func eventFrame() {
+    if monotonicSeconds() >= pacer.lateAfter { tickWithoutAudio() }
   }
 
   private func tickWithoutAudio() {
@@ -252,8 +290,8 @@ package final class Engine {
       pacer.reset()
     }
     status = newStatus
-    // A status change (a stream corked, the server gone) is a frame: the state shows at once.
-    tickWithoutAudio()
+    // A status change (a stream corked, the server gone) shows at once.
+    eventFrame()
   }
 
   private func reportStatus() {
@@ -276,7 +314,7 @@ package final class Engine {
       case .reload:
         if let configuration = reload?() { replacePipeline(configuration) }
       case .resize:
-        tickWithoutAudio()
+        eventFrame()
       }
     }
   }
@@ -298,6 +336,6 @@ package final class Engine {
     pipeline.nowPlaying = nowPlaying
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
-    tickWithoutAudio()
+    eventFrame()
   }
 }

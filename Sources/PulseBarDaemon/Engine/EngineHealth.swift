@@ -1,4 +1,3 @@
-import PulseBarAudio
 import PulseBarSystem
 import Synchronization
 

@@ -14,9 +14,15 @@ package protocol FrameDelivery: AnyObject {
   var keysVersion: UInt64 { get }
   /// Hands over the frame. Returns false when the engine should stop (stdout closed, user quit).
   func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool
-  /// A descriptor the engine polls; when readable it delivers the current frame again (without
-  /// advancing), and the delivery drains it. -1 (the default) for none.
+  /// A descriptor the engine polls (`nil`, the default, for none); when it is readable, or
+  /// ``nextDeadline`` has passed, the engine calls ``service(now:)``.
   var wakeDescriptor: FileDescriptor? { get }
+  /// When the delivery next needs ``service(now:)`` with nothing readable, in monotonic
+  /// nanoseconds (`nil`, the default: never).
+  var nextDeadline: UInt64? { get }
+  /// Handles what is ready and what is due (engine thread). True when the engine should
+  /// deliver the current frame again, without advancing (new consumers want their first line).
+  func service(now: UInt64) -> Bool
   /// A reload replaced the configuration (already validated): a delivery that follows the
   /// config's format and bar count changes its keys (and bumps ``keysVersion``). Called on the
   /// engine thread before the first frame of the new pipeline. Does nothing by default.
@@ -25,6 +31,8 @@ package protocol FrameDelivery: AnyObject {
 
 extension FrameDelivery {
   package var wakeDescriptor: FileDescriptor? { nil }
+  package var nextDeadline: UInt64? { nil }
+  package func service(now: UInt64) -> Bool { false }
   package func configurationChanged(_ configuration: Configuration) {}
 }
 

@@ -10,11 +10,11 @@ package enum DaemonSocket {
     package var description: String
   }
 
-  /// The delivery for `run`'s engine (its server not started yet), or `nil` when the daemon
-  /// serves no socket.
+  /// The delivery for `run`'s engine (not accepting yet: ``SocketHandler/start()``), or `nil`
+  /// when the daemon serves no socket.
   package static func open(
     socketPath: String?, configuration: Configuration, sampleRate: Int, logger: Logger
-  ) throws(OpenError) -> SocketDelivery? {
+  ) throws(OpenError) -> SocketHandler? {
     let listener: FileDescriptor
     let ownsPath: String?
     do {
@@ -37,17 +37,14 @@ package enum DaemonSocket {
     } catch {
       throw OpenError(description: "socket: \(error)")
     }
-    let rules = rules(configuration: configuration, sampleRate: sampleRate)
     do {
-      return try SocketDelivery.make(sampleRate: sampleRate) { changed in
-        SocketServer(
-          listener: listener, ownsPath: ownsPath, configuration: configuration,
-          defaultSubscription: rules.defaultSubscription, logger: logger,
-          validate: rules.validate, onSubscriptionsChanged: changed)
-      }
+      return try SocketHandler(
+        listener: listener, ownsPath: ownsPath, configuration: configuration,
+        rules: rules(configuration: configuration, sampleRate: sampleRate),
+        sampleRate: sampleRate, logger: logger)
     } catch {
       listener.closeQuietly()
-      throw OpenError(description: "socket: eventfd: \(error)")
+      throw OpenError(description: "socket: epoll: \(error)")
     }
   }
 
@@ -90,5 +87,37 @@ package enum LayoutCheck {
     } catch {
       return error.message
     }
+  }
+}
+
+/// How the socket handler turns what a client asked for into a subscription, and which
+/// subscriptions it refuses: the config's format and bar count as the default, its frame rate as
+/// the most a client gets, and a layout check for its channels (odd bars in stereo). Made from
+/// the config at start and again on every reload (`DaemonSocket.rules`).
+package struct SubscriptionRules: Sendable {
+  /// What a client that asks nothing gets; what a client leaves out comes from here.
+  package var defaultSubscription: Subscription
+  /// The daemon's frame rate: a client's `fps=` at or above it gets the daemon's rate.
+  package var maxFPS: Int
+  /// Vets a subscription the line syntax allows but the engine cannot serve: returns the
+  /// reason (sent as `error: <reason>`), or `nil`.
+  package var validate: (@Sendable (Subscription) -> String?)?
+
+  package init(
+    defaultSubscription: Subscription, maxFPS: Int,
+    validate: (@Sendable (Subscription) -> String?)? = nil
+  ) {
+    self.defaultSubscription = defaultSubscription
+    self.maxFPS = maxFPS
+    self.validate = validate
+  }
+
+  /// The subscription `request` makes under these rules, or why it cannot be served.
+  package func subscription(for request: SubscriptionRequest) -> Result<
+    Subscription, SubscriptionError
+  > {
+    let subscription = request.resolved(default: defaultSubscription, maxFPS: maxFPS)
+    if let problem = validate?(subscription) { return .failure(SubscriptionError(problem)) }
+    return .success(subscription)
   }
 }

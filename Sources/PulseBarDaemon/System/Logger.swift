@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarSystem
 
 /// One line per message on stderr; with `<N>` syslog priority prefixes when stderr is the

@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarSystem
 
 /// Sends stderr to a file while the full-screen view is up, and back afterwards.

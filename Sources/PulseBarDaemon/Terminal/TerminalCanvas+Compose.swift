@@ -72,6 +72,49 @@ enum TerminalPalette {
   }
 }
 
+/// The terminal view's colours: `[colors]` where the config sets them (the bars' gradient by
+/// position or height, the glyph per state, the bubbles), ``TerminalPalette`` elsewhere.
+struct TerminalColors {
+  private var bars: [RGBColor] = []
+  private var barsBy = BarColoring.height
+  private var states: [RGBColor?] = [nil, nil, nil]
+  private var bubbleColor: RGBColor?
+
+  init() {}
+
+  init(_ configuration: Configuration) {
+    bars = configuration.barColors
+    barsBy = configuration.barColoring
+    states = [configuration.playingColor, configuration.pausedColor, configuration.stoppedColor]
+    bubbleColor = configuration.bubbleColor
+  }
+
+  /// Bar `index` of `count` at `height` (0 bottom … 1 top of the bar area).
+  func bar(index: Int, count: Int, height: Float) -> UInt32 {
+    guard !bars.isEmpty else { return TerminalPalette.bar(height) }
+    let t = barsBy == .height ? height : count > 1 ? Float(index) / Float(count - 1) : 0
+    return Self.value(RGBColor.gradient(bars, at: t))
+  }
+
+  func state(_ state: PlaybackState) -> UInt32 {
+    let index =
+      switch state {
+      case .playing: 0
+      case .paused: 1
+      case .stopped: 2
+      }
+    return states[index].map(Self.value) ?? TerminalPalette.state(state)
+  }
+
+  var bubble: (red: Float, green: Float, blue: Float) {
+    bubbleColor.map { (Float($0.red), Float($0.green), Float($0.blue)) } ?? TerminalPalette.bubble
+  }
+
+  private static func value(_ color: RGBColor) -> UInt32 {
+    UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+  }
+}
+
 extension TerminalCanvas {
   /// Composes the whole frame (no allocation): a pure function of its arguments and the
   /// grid size, so one exclusive access covers the frame and tests need no I/O.
@@ -86,7 +129,7 @@ extension TerminalCanvas {
     if rows >= 2 { composeHeader(source: status.source) }
     guard TerminalLayout.fits(rows: rows, columns: columns) else { return }
     let layout = TerminalLayout(rows: rows, columns: columns)
-    composeMorph(scene.morphShape, color: TerminalPalette.state(scene.state), layout)
+    composeMorph(scene.morphShape, color: colors.state(scene.state), layout)
     composeBubbles(scene.bubbles, glyphs: bubbleGlyphs, layout)
     composeBars(bars, layout)
   }
@@ -147,7 +190,7 @@ extension TerminalCanvas {
           glyphs.indices.contains(bubble.glyphIndex)
           ? glyphs[bubble.glyphIndex] : 0x2665
       }
-      let tint = TerminalPalette.bubble
+      let tint = colors.bubble
       let alpha = bubble.alpha
       let color = TerminalPalette.rgb(tint.red * alpha, tint.green * alpha, tint.blue * alpha)
       set(row: row, column: column, scalar: scalar, color: color)
@@ -173,7 +216,8 @@ extension TerminalCanvas {
         let fill = level - step * 8
         guard fill > 0 else { break }
         let scalar: UInt32 = fill >= 8 ? 0x2588 : 0x2580 + UInt32(fill)
-        let color = TerminalPalette.bar(Float(step) / Float(max(1, barRows - 1)))
+        let color = colors.bar(
+          index: bar, count: count, height: Float(step) / Float(max(1, barRows - 1)))
         for column in left..<right {
           set(row: layout.barsBottom - step, column: column, scalar: scalar, color: color)
         }

@@ -24,6 +24,8 @@ struct TerminalCanvas {
   private(set) var columns = 0
   /// Emit 24-bit colours (`COLORTERM` truecolor/24bit), else the 256-colour cube.
   let truecolor: Bool
+  /// `[colors]` where set, the view's own palette elsewhere.
+  var colors = TerminalColors()
   /// The escape sequences of the last ``render()``.
   private(set) var bytes: [UInt8] = []
   private var cells: [TerminalCell] = []
@@ -80,6 +82,9 @@ struct TerminalCanvas {
   func scalar(row: Int, column: Int) -> UInt32 {
     cells[row * columns + column].scalar
   }
+
+  /// The colour drawn at `row`, `column` (`0xRRGGBB`, or ``defaultColor``).
+  func color(row: Int, column: Int) -> UInt32 { cells[row * columns + column].color }
 
   /// Writes `text` from `column` on, clipped at the right edge; returns the column after it.
   @discardableResult

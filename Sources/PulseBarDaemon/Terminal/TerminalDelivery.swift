@@ -1,11 +1,10 @@
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import PulseBarSystem
 
 /// The `--foreground` delivery: draws each frame into the ``TerminalView``, with the
-/// status line's figures (fps and CPU measured here, socket figures and the onset
-/// latency asked of the daemon through closures).
+/// status line's figures (fps and CPU measured here, socket figures asked of the daemon through
+/// a closure, the onset latency estimated as one frame of audio).
 ///
 /// Registers the same consumer as stdout (format and bar count of the configuration), so
 /// the pipeline bands no extra layout. Confined to the engine thread, like the view.
@@ -21,9 +20,6 @@ package final class TerminalDelivery: FrameDelivery {
   package private(set) var keysVersion: UInt64 = 0
   /// Socket clients connected and frames dropped for slow ones; `nil` shows zeros.
   package var socketFigures: (() -> (clients: Int, dropped: Int))?
-  /// Seconds from sound to the first frame that shows it; `nil` uses one frame of audio
-  /// (the capture fragment) as the estimate.
-  package var onsetLatency: (() -> Double?)?
   /// Readable while a redraw is pending.
   private let wake = WakeSignal()
   /// The eventfd the engine polls.
@@ -50,6 +46,9 @@ package final class TerminalDelivery: FrameDelivery {
     keysVersion &+= 1
   }
 
+  /// A redraw was asked for: the engine delivers the current frame again.
+  package func service(now: UInt64) -> Bool { true }
+
   /// Asks the engine to deliver the current frame again (after a resize, say).
   package func requestRedraw() {
     wake.signal()
@@ -64,8 +63,8 @@ package final class TerminalDelivery: FrameDelivery {
     guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
     meter.frame()
     let figures = socketFigures?() ?? (clients: 0, dropped: 0)
-    let latency =
-      onsetLatency.map { $0() } ?? Double(pipeline.hopFrames) / Double(pipeline.sampleRate)
+    // Seconds from sound to the first frame that shows it, estimated as one frame of audio.
+    let latency = Double(pipeline.hopFrames) / Double(pipeline.sampleRate)
     let status = TerminalStatus(
       source: info.connected ? info.source : "audio server unreachable",
       state: pipeline.scene.state, fps: meter.fps, onsetLatency: latency,

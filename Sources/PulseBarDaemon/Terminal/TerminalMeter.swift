@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarSystem
 
 /// Frames per second and the process's CPU use for the status line, refreshed once a

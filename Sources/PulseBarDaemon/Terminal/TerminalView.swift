@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarAudio
 import PulseBarCore
 import PulseBarSystem
 
@@ -42,6 +41,7 @@ package final class TerminalView {
     self.input = input
     fixedSize = size
     canvas = TerminalCanvas(truecolor: Self.terminalHasTruecolor())
+    canvas.colors = TerminalColors(configuration)
     bubbleScalars = configuration.bubbleGlyphs.map(Self.narrowScalar(of:))
   }
 
@@ -49,9 +49,11 @@ package final class TerminalView {
     restore()
   }
 
-  /// Takes a reloaded configuration's bubble glyphs (the only key the view reads itself).
+  /// Takes a reloaded configuration's bubble glyphs and colours (the keys the view reads
+  /// itself).
   package func reconfigure(_ configuration: Configuration) {
     bubbleScalars = configuration.bubbleGlyphs.map(Self.narrowScalar(of:))
+    canvas.colors = TerminalColors(configuration)
     canvas.invalidate()
   }
 

@@ -6,31 +6,67 @@ import Testing
 
 @testable import PulseBarDaemon
 
-/// The socket server in-process, over real Unix sockets.
-@Suite(.serialized) struct SocketServerTests {
+/// The socket handler in-process, over real Unix sockets, driven as the engine drives it: its
+/// descriptor polled, ``SocketHandler/service(now:)`` called when it is ready or a deadline
+/// passed, lines published frame by frame.
+@Suite(.serialized) struct SocketHandlerTests {
   static let base = Subscription(format: .text, bars: 8)
 
-  /// Runs `body` with a started server at a fresh path; stops it after.
+  /// The handler and the engine's part, for a test.
+  final class Driver {
+    let handler: SocketHandler
+
+    init(_ handler: SocketHandler) { self.handler = handler }
+
+    /// Services the handler as the engine loop would, until `condition` holds (or 5 s pass).
+    @discardableResult
+    func pump(timeout: Double = 5, until condition: () -> Bool = { false }) -> Bool {
+      let deadline = monotonicSeconds() + timeout
+      var poll = PollSet()
+      poll.add(handler.wakeDescriptor!)
+      while !condition() {
+        guard monotonicSeconds() < deadline else { return false }
+        let now = monotonicNanoseconds()
+        let wait = handler.nextDeadline.map { $0 <= now ? 0 : Int32(($0 - now) / 1_000_000 + 1) }
+        poll.wait(timeoutMilliseconds: min(wait ?? 5, 5))
+        _ = handler.service(now: monotonicNanoseconds())
+      }
+      return true
+    }
+
+    /// Services for `seconds`, whatever happens.
+    func pump(for seconds: Double) { pump(timeout: seconds) }
+
+    func subscriptions() -> [Subscription] { handler.wantedKeys }
+
+    func publish(_ subscription: Subscription, _ text: String) {
+      var text = text
+      text.withUTF8 { handler.publish(subscription, line: UnsafeRawBufferPointer($0)) }
+      _ = handler.service(now: monotonicNanoseconds())
+    }
+  }
+
+  /// Runs `body` with a started handler at a fresh path; stops it after.
   func withServer(
-    maxClients: Int = 64, _ body: (SocketServer, String) throws -> Void
+    maxClients: Int = 64, _ body: (Driver, String) throws -> Void
   ) throws {
     try withTemporaryDirectory { directory in
       let path = directory + "/pulsebar.sock"
       let listener = try UnixSocket.listen(path: path)
       var configuration = Configuration()
       configuration.maxClients = maxClients
-      let server = SocketServer(
+      let handler = try SocketHandler(
         listener: listener, ownsPath: path, configuration: configuration,
-        defaultSubscription: Self.base, logger: Logger(journal: false))
-      server.start()
-      defer { server.stop() }
-      try body(server, path)
+        rules: SubscriptionRules(defaultSubscription: Self.base, maxFPS: configuration.fps),
+        sampleRate: 44100, logger: Logger(journal: false))
+      try handler.start()
+      defer { handler.stop() }
+      try body(Driver(handler), path)
     }
   }
 
-  func publish(_ server: SocketServer, _ subscription: Subscription, _ text: String) {
-    var text = text
-    text.withUTF8 { server.publish(subscription, line: UnsafeRawBufferPointer($0)) }
+  func publish(_ server: Driver, _ subscription: Subscription, _ text: String) {
+    server.publish(subscription, text)
   }
 
   @Test func clientsGetTheirOwnSubscriptionsAndTheLatestLineAtOnce() throws {
@@ -39,8 +75,8 @@ import Testing
       let raw = Subscription(format: .raw, bars: 4)
       let first = try SocketTestClient(path: path, send: "format=waybar bars=12\n")
       let second = try SocketTestClient(path: path, send: "bars=4 format=raw\n")
-      #expect(eventually { Set(server.subscriptions()) == [waybar, raw] })
-      #expect(server.clientCount == 2)
+      #expect(server.pump { Set(server.subscriptions()) == [waybar, raw] })
+      #expect(server.handler.clientCount == 2)
       for frame in 0..<3 {
         publish(server, waybar, "{\"frame\":\(frame)}\n")
         publish(server, raw, "\(frame);\(frame);\(frame);\(frame);\n")
@@ -52,11 +88,12 @@ import Testing
       #expect((0..<3).map { _ in second.readLine() } == ["0;0;0;0;", "1;1;1;1;", "2;2;2;2;"])
       // A late client of an existing subscription gets its latest line without waiting.
       let late = try SocketTestClient(path: path, send: "format=raw bars=4\n")
+      server.pump(for: 0.3)
       #expect(late.readLine() == "2;2;2;2;")
-      let version = server.subscriptionsVersion
+      let version = server.handler.keysVersion
       first.descriptor.closeQuietly()
-      #expect(eventually { server.subscriptions() == [raw] && server.clientCount == 2 })
-      #expect(server.subscriptionsVersion != version)
+      #expect(server.pump { server.subscriptions() == [raw] && server.handler.clientCount == 2 })
+      #expect(server.handler.keysVersion != version)
     }
   }
 
@@ -64,17 +101,7 @@ import Testing
   /// (format, bars) gets that line at once, and a second client the same line from the
   /// registry, with nothing new rendered.
   @Test func aNewSubscriptionGetsTheCurrentLineOfAStillScene() throws {
-    try withTemporaryDirectory { directory in
-      let path = directory + "/pulsebar.sock"
-      let listener = try UnixSocket.listen(path: path)
-      let delivery = try SocketDelivery.make(sampleRate: 44100) { changed in
-        SocketServer(
-          listener: listener, ownsPath: path, configuration: Configuration(),
-          defaultSubscription: Self.base, logger: Logger(journal: false),
-          onSubscriptionsChanged: changed)
-      }
-      delivery.server.start()
-      defer { delivery.server.stop() }
+    try withServer { server, path in
       let pipeline = FramePipeline(configuration: Configuration(), sampleRate: 44100)
       let stdout = try pipeline.addConsumer(ConsumerKey(format: .text, bars: 8))
       let info = FrameInfo(time: 0, source: "s", connected: true)
@@ -84,13 +111,14 @@ import Testing
       }
       #expect(pipeline.changedLine(stdout) == nil, "the scene stands still")
       let first = try SocketTestClient(path: path, send: "format=text bars=8\n")
-      #expect(eventually { delivery.server.subscriptions() == [Self.base] })
-      _ = delivery.deliver(pipeline: pipeline, info: info)
+      #expect(server.pump { server.subscriptions() == [Self.base] })
+      _ = server.handler.deliver(pipeline: pipeline, info: info)
       let line = try #require(first.readLine())
       #expect(line.hasPrefix("‖ "), "\(line)")
       let second = try SocketTestClient(path: path, send: "\n")
+      server.pump(for: 0.2)
       #expect(second.readLine() == line)
-      _ = delivery.deliver(pipeline: pipeline, info: info)
+      _ = server.handler.deliver(pipeline: pipeline, info: info)
       #expect(first.readLine(timeout: 0.2) == nil, "an unchanged line is not sent twice")
     }
   }
@@ -99,7 +127,7 @@ import Testing
     try withServer { server, path in
       let started = monotonicSeconds()
       let client = try SocketTestClient(path: path)
-      #expect(eventually { server.subscriptions() == [Self.base] })
+      #expect(server.pump { server.subscriptions() == [Self.base] })
       let waited = monotonicSeconds() - started
       #expect(waited >= 0.09 && waited < 1, "subscribed after \(waited) s")
       publish(server, Self.base, "▁▂▃\n")
@@ -117,14 +145,15 @@ import Testing
     try withServer { server, path in
       let good = try SocketTestClient(path: path, send: "format=json\n")
       let json = Subscription(format: .json, bars: 8)
-      #expect(eventually { server.subscriptions() == [json] })
+      #expect(server.pump { server.subscriptions() == [json] })
       let bad = try SocketTestClient(path: path, send: line)
+      server.pump(for: 0.3)
       let (lines, closed) = bad.readUntilClosed()
       #expect(lines == [reply])
       #expect(closed)
       publish(server, json, "{}\n")
       #expect(good.readLine() == "{}")
-      #expect(eventually { server.clientCount == 1 })
+      #expect(server.pump { server.handler.clientCount == 1 })
     }
   }
 
@@ -132,19 +161,21 @@ import Testing
     try withServer { server, path in
       var clients: [SocketTestClient] = []
       for _ in 0..<64 { clients.append(try SocketTestClient(path: path, send: "\n")) }
-      #expect(eventually { server.clientCount == 64 })
+      #expect(server.pump { server.handler.clientCount == 64 })
       let refused = try SocketTestClient(path: path, send: "format=json\n")
+      server.pump(for: 0.3)
       let (lines, closed) = refused.readUntilClosed()
       #expect(lines == ["error: too many clients"])
       #expect(closed)
-      #expect(server.clientCount == 64)
+      #expect(server.handler.clientCount == 64)
       // A place frees up: the next one is served.
       clients.removeLast()
-      #expect(eventually { server.clientCount == 63 })
+      #expect(server.pump { server.handler.clientCount == 63 })
       let next = try SocketTestClient(path: path, send: "format=raw\n")
       // Subscribed, not only accepted: a line published before that goes nowhere.
       let raw = Subscription(format: .raw, bars: 8)
-      #expect(eventually { server.clientCount == 64 && server.subscriptions().contains(raw) })
+      #expect(
+        server.pump { server.handler.clientCount == 64 && server.subscriptions().contains(raw) })
       publish(server, Subscription(format: .raw, bars: 8), "0;\n")
       #expect(next.readLine() == "0;")
     }
@@ -155,7 +186,8 @@ import Testing
       var stalled: [SocketTestClient] = []
       for _ in 0..<20 { stalled.append(try SocketTestClient(path: path, send: "\n")) }
       let reader = try SocketTestClient(path: path, send: "\n")
-      #expect(eventually { server.clientCount == 21 && server.subscriptions() == [Self.base] })
+      #expect(
+        server.pump { server.handler.clientCount == 21 && server.subscriptions() == [Self.base] })
       let line = String(repeating: "█", count: 700) + "\n"  // 2 kB: fills socket buffers fast
       var received = 0
       for frame in 0..<600 {
@@ -168,7 +200,7 @@ import Testing
       // DESIGN: a reader keeps at least 95 % of its frames beside stalled clients (the
       // publisher here runs flat out, faster than any frame rate, on a loaded machine).
       #expect(received >= 570, "the reader lost frames: \(received) of 600")
-      #expect(server.droppedFrames > 0, "stalled clients should have dropped frames")
+      #expect(server.handler.droppedFrames > 0, "stalled clients should have dropped frames")
       _ = stalled
     }
   }
@@ -176,16 +208,16 @@ import Testing
   @Test func aClientStuckForFiveSecondsIsDisconnected() throws {
     try withServer { server, path in
       let stuck = try SocketTestClient(path: path, send: "\n")
-      #expect(eventually { server.clientCount == 1 && !server.subscriptions().isEmpty })
+      #expect(server.pump { server.handler.clientCount == 1 && !server.subscriptions().isEmpty })
       let line = String(repeating: "x", count: 8191) + "\n"
       let started = monotonicSeconds()
       // Keep publishing a frame every 50 ms, as an engine would, until the client is gone.
-      while server.clientCount == 1 && monotonicSeconds() - started < 9 {
+      while server.handler.clientCount == 1 && monotonicSeconds() - started < 9 {
         publish(server, Self.base, line)
         pause(0.05)
       }
       let elapsed = monotonicSeconds() - started
-      #expect(server.clientCount == 0)
+      #expect(server.handler.clientCount == 0)
       #expect(elapsed > 4.5 && elapsed < 8, "dropped after \(elapsed) s")
       _ = stuck
     }
@@ -207,11 +239,12 @@ import Testing
       try writeTextFile(plain, "keep me\n")
       #expect(throws: UnixSocket.ListenError.self) { _ = try UnixSocket.listen(path: plain) }
       #expect(try readTextFile(plain) == "keep me\n")
-      let server = SocketServer(
+      let handler = try SocketHandler(
         listener: listener, ownsPath: path, configuration: Configuration(),
-        defaultSubscription: Self.base, logger: Logger(journal: false))
-      server.start()
-      server.stop()
+        rules: SubscriptionRules(defaultSubscription: Self.base, maxFPS: 60), sampleRate: 44100,
+        logger: Logger(journal: false))
+      try handler.start()
+      handler.stop()
       #expect(access(path, F_OK) != 0, "socket file left behind")
     }
   }

@@ -1,0 +1,58 @@
+/// A ``Template`` with its own text encoded for one line's dialect, and the values of its
+/// player and track fields escaped for it: what a frame copies.
+///
+/// The literals (prefix, each field's brackets, the separators, the suffix) sit in one
+/// ``GlyphTable``: `0` the prefix, `1` the suffix, then per item its opener, its closer and the
+/// separator after it. ``values`` holds each item's escaped value for the fields that change
+/// only with the track or the source (``Template/Field/isTrackField``), made by
+/// ``TemplateRenderer/update(nowPlaying:source:connected:)``.
+struct CompiledTemplate {
+  let fields: [Template.Field]
+  /// Cells of each item, or 0 for its own width.
+  let widths: [Int]
+  /// Each separator's weight (``Template/weight(_:)``): the lightest of a run is kept.
+  let weights: [Int]
+  let literals: GlyphTable
+  /// Per item: the escaped (and fitted) value of a track field; empty when it has none.
+  var values: [ByteLine]
+
+  init(_ template: Template, dialect: LineDialect) {
+    fields = template.items.map(\.field)
+    widths = template.items.map { $0.width ?? 0 }
+    weights = template.separators.map(Template.weight)
+    var texts = [template.prefix, template.suffix]
+    for (index, item) in template.items.enumerated() {
+      texts += [item.opener, item.closer]
+      texts.append(index < template.separators.count ? template.separators[index] : "")
+    }
+    literals = GlyphTable(texts.map(dialect.encoded))
+    values = Array(repeating: ByteLine(), count: template.items.count)
+  }
+
+  static let prefix = 0
+  static let suffix = 1
+  @inline(__always) static func opener(_ item: Int) -> Int { 2 + item * 3 }
+  @inline(__always) static func closer(_ item: Int) -> Int { 3 + item * 3 }
+  @inline(__always) static func separator(_ item: Int) -> Int { 4 + item * 3 }
+
+  /// The separator kept between items `previous` and `next`: the lightest between them.
+  func lightestSeparator(from previous: Int, to next: Int) -> Int {
+    var best = previous
+    for index in previous..<next where weights[index] < weights[best] { best = index }
+    return Self.separator(best)
+  }
+
+  /// True when the template shows one of `wanted`.
+  func shows(_ wanted: Template.Field...) -> Bool { fields.contains { wanted.contains($0) } }
+}
+
+extension Template.Field {
+  /// Fields whose value changes only with the player's track or the source: escaped once per
+  /// change. The others (glyph, bars, bubbles, state, position, progress) are drawn per frame.
+  var isTrackField: Bool {
+    switch self {
+    case .player, .title, .artist, .album, .length, .source: true
+    case .glyph, .bars, .bubbles, .state, .position, .progress: false
+    }
+  }
+}

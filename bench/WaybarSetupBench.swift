@@ -1,0 +1,115 @@
+import Glibc
+import PulseBarTestSupport
+
+/// The Waybar setup as users run it, side by side with what they would run instead, on the
+/// same music in one run (part of `pulsebar-bench desktop`, on each server):
+/// - the daemon with its defaults (8 bars) and the shipped snippet's client,
+///   `pulsebar listen --format waybar --fps 30`;
+/// - the same with a client at the daemon's 60 lines a second (what the daemon analysed for
+///   any client before it followed its clients' rate);
+/// - `cava` at 8 bars and `framerate = 30`, raw ASCII digits, piped through `sed` to glyphs.
+///
+/// Each figure is the CPU of the whole process tree (daemon + listen, cava + sed) and of the
+/// audio server's processes, in percent of one core, exactly, from the threads' `schedstat`;
+/// "first" is the daemon alone (or the shell that runs cava | sed).
+struct WaybarSetupBench {
+  let bench: CavaBench
+  var seconds = 12.0
+
+  /// CPU (first process, tree, server) of one setup over ``seconds`` of music, after a 3 s
+  /// warm-up.
+  private func measure(_ tree: [ChildProcess], reader: ChildProcess) -> (
+    first: Double, tree: Double, server: Double
+  ) {
+    _ = reader.readLines(for: 3)
+    let servers = bench.server.serverProcesses.map(\.pid)
+    func cpu(_ pids: [pid_t]) -> Double {
+      pids.reduce(0) { $0 + ProcessFigures.scheduledSeconds($1) }
+    }
+    let treePids = tree.flatMap { [$0.pid] + Self.children(of: $0.pid) }
+    let before = (cpu([treePids[0]]), cpu(treePids), cpu(servers))
+    let start = BenchTools.wallSeconds()
+    _ = reader.readLines(for: seconds)
+    let elapsed = BenchTools.wallSeconds() - start
+    return (
+      100 * (cpu([treePids[0]]) - before.0) / elapsed,
+      100 * (cpu(treePids) - before.1) / elapsed, 100 * (cpu(servers) - before.2) / elapsed
+    )
+  }
+
+  /// The direct children of `pid` (a shell's pipeline).
+  private static func children(of pid: pid_t) -> [pid_t] {
+    let text = ProcessFigures.read("/proc/\(pid)/task/\(pid)/children") ?? ""
+    return text.split(separator: " ").compactMap { pid_t($0) }
+  }
+
+  /// Plays the music and prints the three setups' figures and the verdicts.
+  func run(pulsebar: String) {
+    guard let player = bench.playMusic() else { return }
+    defer {
+      kill(-player.pid, SIGKILL)
+      _ = try? player.waitForExit(timeout: 5)
+    }
+    var environment = bench.server.environment
+    environment["XDG_CONFIG_HOME"] = bench.server.directory  // defaults, whatever the user has
+    let socket = bench.server.directory + "/waybar-setup.sock"
+    guard
+      let daemon = try? ChildProcess(
+        pulsebar, ["run", "--socket", socket, "--no-stdout"], environment: environment)
+    else { return }
+    defer {
+      daemon.send(SIGTERM)
+      _ = try? daemon.waitForExit(timeout: 5)
+    }
+    var rows: [(name: String, first: Double, tree: Double, server: Double)] = []
+    for fps in ["30", "60"] {
+      guard
+        let listen = try? ChildProcess(
+          pulsebar, ["listen", "--socket", socket, "--format", "waybar", "--fps", fps],
+          environment: environment)
+      else { continue }
+      let figures = measure([daemon, listen], reader: listen)
+      rows.append(("pulsebar + listen --fps \(fps)", figures.first, figures.tree, figures.server))
+      listen.send(SIGTERM)
+      _ = try? listen.waitForExit(timeout: 5)
+    }
+    let config = BenchTools.writeCavaConfig(
+      source: "\(CavaBench.sink).monitor", directory: bench.server.directory, bars: 8,
+      framerate: 30, channels: "mono", maxRange: 7)
+    let command =
+      "exec cava -p \(config) | sed -u 's/;//g;s/0/▁/g;s/1/▂/g;s/2/▃/g;s/3/▄/g;s/4/▅/g;s/5/▆/g;s/6/▇/g;s/7/█/g'"
+    if access(CavaBench.cavaPath, X_OK) == 0,
+      let pipeline = try? ChildProcess(
+        "sh", ["-c", command], environment: bench.server.environment)
+    {
+      let figures = measure([pipeline], reader: pipeline)
+      rows.append(("cava (8 bars, 30 fps) | sed", figures.first, figures.tree, figures.server))
+      for child in Self.children(of: pipeline.pid) { kill(child, SIGTERM) }
+      pipeline.send(SIGTERM)
+      _ = try? pipeline.waitForExit(timeout: 5)
+    }
+    print("Waybar setup, \(fmt(seconds, 0)) s of music each (% of one core):")
+    print(
+      pad("", 34) + pad("first", 8) + pad("tree", 8) + pad("server", 8) + pad("total", 8) + "× cava"
+    )
+    let cava = rows.first { $0.name.hasPrefix("cava") }
+    for row in rows {
+      let total = row.tree + row.server
+      let ratio = cava.map { total / ($0.tree + $0.server) }
+      print(
+        pad(row.name, 34) + pad(fmt(row.first, 2), 8) + pad(fmt(row.tree, 2), 8)
+          + pad(fmt(row.server, 2), 8)
+          + pad(fmt(total, 2), 8) + (ratio.map { fmt($0, 2) } ?? "-"))
+    }
+    if let cava, let ours = rows.first {
+      let ratio = (ours.tree + ours.server) / (cava.tree + cava.server)
+      _ = verdict("Waybar setup ≤ 0.6 × cava, servers included", ratio <= 0.6, "\(fmt(ratio, 2))×")
+    }
+    if rows.count >= 2 {
+      let ratio = rows[0].tree / rows[1].tree
+      _ = verdict(
+        "one fps=30 client ≤ 0.55 × one fps=60 client (daemon + listen)", ratio <= 0.55,
+        "\(fmt(ratio, 2))×")
+    }
+  }
+}
