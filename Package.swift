@@ -92,6 +92,7 @@ let package = Package(
     .target(name: "AllocationCounter", path: "bench/AllocationCounter"),
     .target(
       name: "PulseBarTestSupport", dependencies: ["PulseBarSystem", "CPulse", "CAudioLibraries"]),
+    .testTarget(name: "PulseBarSystemTests", dependencies: ["PulseBarSystem"]),
     .testTarget(name: "PulseBarCoreTests", dependencies: ["PulseBarCore", "PulseBarTestSupport"]),
     .testTarget(
       name: "PulseBarAudioTests",

@@ -160,8 +160,8 @@ struct PipeWireSourceTests {
   func stopIsIdempotent() throws {
     let fixture = try PulseCaptureFixture(.pipewire, native: true)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    fixture.source.stop()
-    fixture.source.stop()
+    fixture.stopSource()
+    fixture.stopSource()
     #expect(!fixture.buffer.status.connected)
   }
 }

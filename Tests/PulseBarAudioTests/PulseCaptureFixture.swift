@@ -9,10 +9,16 @@ import Testing
 /// A private server (PulseAudio, or PipeWire through pipewire-pulse) plus a started
 /// ``PulseSource`` recording into a ``CaptureBuffer``, or on PipeWire a native
 /// ``PipeWireSource``, with the waits and measurements the capture tests share.
+///
+/// The ``PulseSource`` runs as in the daemon: its mainloop driven by a loop's wait
+/// (``EngineDrivenCapture/wait(_:timeoutMilliseconds:audioWanted:)``), here on a thread of the
+/// fixture's own (``SourceDriver``) instead of the engine's.
 final class PulseCaptureFixture {
   let server: any PrivateAudioServer
   let buffer = CaptureBuffer(sampleRate: 44100, channels: 2, seconds: 2)
   let source: any CaptureSource
+  /// The thread that drives a ``PulseSource``; `nil` for a native PipeWire source.
+  private let driver: SourceDriver?
   /// The source's debug lines (what `-v` shows), in order.
   private let debugged = DebugLines()
   /// The source's log lines (what it always writes), in order.
@@ -35,17 +41,25 @@ final class PulseCaptureFixture {
     if native {
       source = PipeWireSource(
         channels: 2, remote: server.directory + "/pipewire-0", log: log, debug: debug)
+      source.start(into: buffer)
+      driver = nil
     } else {
-      source = PulseSource(
+      let pulse = PulseSource(
         sourceName: sourceName, channels: 2, fps: 60, server: server.serverAddress, log: log,
         debug: debug)
+      source = pulse
+      driver = SourceDriver(pulse, into: buffer)
     }
-    source.start(into: buffer)
   }
 
   deinit {
-    source.stop()
+    stopSource()
     server.stop()
+  }
+
+  /// Stops the source (on its driving thread, which then ends). Idempotent.
+  func stopSource() {
+    if let driver { driver.stop() } else { source.stop() }
   }
 
   /// The debug lines so far.
@@ -203,7 +217,39 @@ final class PulseCaptureFixture {
   }
 }
 
-/// Lines a source's debug closure wrote, shared with its mainloop thread.
+/// A thread that drives an ``EngineDrivenCapture`` as the engine does: starts it, waits in its
+/// `wait` (libpulse's descriptors and timers, and a stop request) until told to stop, then
+/// stops it, all on that one thread.
+final class SourceDriver: Sendable {
+  private let stopRequest = StopSignal()
+  private let thread: Lock<PosixThread?>
+
+  init(_ source: some EngineDrivenCapture, into buffer: CaptureBuffer) {
+    let stopRequest = stopRequest
+    thread = Lock(
+      PosixThread.spawn {
+        PosixThread.nameCurrent("pb-test-driver")
+        source.start(into: buffer)
+        var poll = PollSet()
+        poll.add(stopRequest.descriptor)
+        while !stopRequest.isRequested {
+          _ = source.wait(&poll, timeoutMilliseconds: -1, audioWanted: true)
+        }
+        source.stop()
+      })
+  }
+
+  /// Ends the loop and waits until the source is stopped. Idempotent.
+  func stop() {
+    stopRequest.request()
+    thread.withLock { thread in
+      thread?.join()
+      thread = nil
+    }
+  }
+}
+
+/// Lines a source's debug closure wrote, shared with the thread that drives it.
 private final class DebugLines: Sendable {
   let lines = Lock<[String]>([])
 }

@@ -3,18 +3,9 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// The PulseAudio source's pure parts: back-off, sink-input bookkeeping, fragment sizes.
+/// The PulseAudio source's pure parts: sink-input bookkeeping, fragment sizes and their schedule.
 @Suite("PulseAudio bookkeeping")
 struct PulseModelTests {
-  @Test("back-off starts at 100 ms, doubles, caps at 2 s, and resets")
-  func backoff() {
-    var backoff = RetryBackoff()
-    let delays = (0..<7).map { _ in backoff.nextDelay() }
-    #expect(delays == [100_000, 200_000, 400_000, 800_000, 1_600_000, 2_000_000, 2_000_000])
-    backoff.reset()
-    #expect(backoff.nextDelay() == 100_000)
-  }
-
   @Test("sink inputs add up per sink: none, corked, running")
   func sinkInputActivity() {
     var table = SinkInputTable()
@@ -52,5 +43,66 @@ struct PulseModelTests {
     #expect(
       settings.fragmentBytes(bytesPerSample: 2, pipeWireGraphRate: graphRate) == bytes / 2,
       "s16 fragments hold the same frames")
+  }
+
+  @Test("the onset fragment until half a second of audio arrived, then the steady one")
+  func fragmentGrowsWhenSteady() {
+    // 0.5 s at 44.1 kHz, in 512-frame onset fragments.
+    var fragment = RecordFragment(adapts: true, steadyAfterFrames: 22050, corked: false)
+    #expect(!fragment.isSteady)
+    let asks = (1...44).map { _ in fragment.recorded(frames: 512, streamReady: true) }
+    #expect(asks.firstIndex(of: true) == 43, "22016 frames after 43, 22528 after 44")
+    #expect(asks.filter { $0 }.count == 1 && fragment.isSteady)
+    let again = fragment.recorded(frames: 3072, streamReady: true)
+    #expect(!again, "steady stays steady")
+  }
+
+  @Test("a stream not ready yet asks for the steady fragment with the next fragment after")
+  func fragmentWaitsForReady() {
+    var fragment = RecordFragment(adapts: true, steadyAfterFrames: 1000, corked: false)
+    let notReady = fragment.recorded(frames: 1024, streamReady: false)
+    let ready = fragment.recorded(frames: 512, streamReady: true)
+    #expect(!notReady && ready)
+  }
+
+  /// A step of a record stream's life: frames that arrived, or the activity.
+  enum FragmentStep {
+    case frames(Int, asksSteady: Bool)
+    case running(Bool, ready: Bool = true, RecordFragment.CorkChange?)
+  }
+
+  static let fragmentLives: [(String, adapts: Bool, [FragmentStep])] = [
+    (
+      "corking takes the onset fragment back; uncorking starts the count again", true,
+      [
+        .running(false, nil), .running(true, ready: false, nil), .running(true, .uncork),
+        .frames(600, asksSteady: false), .running(false, .cork(onset: false)),
+        .running(true, .uncork), .frames(600, asksSteady: false),
+        .frames(600, asksSteady: true), .running(false, .cork(onset: true)),
+        .running(true, .uncork), .frames(999, asksSteady: false), .frames(1, asksSteady: true),
+      ]
+    ),
+    (
+      "on PipeWire one fragment throughout: never grows, corks without asking", false,
+      [
+        .running(true, .uncork), .frames(10_000, asksSteady: false),
+        .running(false, .cork(onset: false)),
+      ]
+    ),
+  ]
+
+  @Test("the fragment and the cork through a stream's life", arguments: fragmentLives)
+  func fragmentLife(_ name: String, adapts: Bool, _ steps: [FragmentStep]) {
+    var fragment = RecordFragment(adapts: adapts, steadyAfterFrames: 1000, corked: true)
+    for (index, step) in steps.enumerated() {
+      switch step {
+      case .frames(let frames, let asksSteady):
+        let asked = fragment.recorded(frames: frames, streamReady: true)
+        #expect(asked == asksSteady, "step \(index) of \(name)")
+      case .running(let running, let ready, let change):
+        let got = fragment.activityChanged(running: running, streamReady: ready)
+        #expect(got == change, "step \(index) of \(name): \(String(describing: got))")
+      }
+    }
   }
 }

@@ -172,8 +172,8 @@ struct PulseSourceTests {
   func stopIsIdempotent(_ kind: AudioServerKind) throws {
     let fixture = try PulseCaptureFixture(kind)
     #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    fixture.source.stop()
-    fixture.source.stop()
+    fixture.stopSource()
+    fixture.stopSource()
     #expect(!fixture.buffer.status.connected)
     let clients = try fixture.server.pactl(["list", "short", "clients"])
     #expect(clients.filter { $0.contains("pulsebar") }.isEmpty, "\(clients)")

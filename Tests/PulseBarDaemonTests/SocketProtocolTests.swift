@@ -150,20 +150,8 @@ import Testing
   }
 }
 
-/// `pulsebar listen`'s pure parts: back-off and offline frames.
+/// `pulsebar listen`'s pure parts: offline frames (its back-off is ``OutagePolicy``'s).
 @Suite struct ListenCommandTests {
-  @Test func backoffDoublesUpToTwoSecondsAndResets() {
-    var backoff = Backoff()
-    let delays = (0..<7).map { _ in backoff.next() }
-    #expect(
-      delays == [
-        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-        .milliseconds(1600), .seconds(2), .seconds(2),
-      ])
-    backoff.reset()
-    #expect(backoff.next() == .milliseconds(100))
-  }
-
   @Test func offlineFramesPerFormat() {
     var configuration = Configuration()
     configuration.offlineText = "♪ off"

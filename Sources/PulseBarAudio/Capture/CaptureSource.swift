@@ -3,9 +3,8 @@ import PulseBarSystem
 
 /// A producer of audio: PulseAudio, a paced audio file, a FIFO or stdin.
 ///
-/// A source runs on its own thread (libpulse's threaded mainloop, libpipewire's loop, or a
-/// reader thread), or, as an ``EngineDrivenCapture`` made to be driven, inside the engine's own
-/// wait on the engine's thread. Either way it only copies samples into the ``CaptureBuffer`` and
+/// A source runs on its own thread (libpipewire's loop, or a reader thread), or, as an
+/// ``EngineDrivenCapture`` (libpulse's), inside the engine's own wait on the engine's thread. Either way it only copies samples into the ``CaptureBuffer`` and
 /// posts status changes there; all analysis happens on the engine thread that drains it.
 package protocol CaptureSource: AnyObject, Sendable {
   /// Starts delivering into `buffer`. Returns at once; never blocks on the audio server.
@@ -29,9 +28,6 @@ extension CaptureSource {
 /// library's wait, so a fragment costs one wake-up instead of one on a library thread and a
 /// second, through the buffer's eventfd, on the engine's (DESIGN "one wake-up per fragment").
 package protocol EngineDrivenCapture: CaptureSource {
-  /// True when this source was made to be driven
-  /// (``wait(_:timeoutMilliseconds:audioWanted:)``) rather than to run a thread of its own.
-  var isDrivenByCaller: Bool { get }
   /// Waits up to `timeoutMilliseconds` (-1: forever) on `poll` and on the library's own
   /// descriptors and timers in one `poll(2)`, then runs the library callbacks that are due
   /// (a fragment lands in the buffer). Returns how many of `poll`'s descriptors are ready.

@@ -58,11 +58,10 @@ final class PipeWireConnection {
   let streamEvents = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
 
   var retryTimer: UnsafeMutablePointer<spa_source>?
-  var backoff = RetryBackoff()
+  /// Retries with back-off, one line when the server goes and one when it is back.
+  var outage = OutagePolicy()
   /// The server hung up (core error on the connection): the timer tears down, then retries.
   var hungUp = false
-  /// An outage was logged and has not ended (one line per outage).
-  var outage = false
   var stopped = false
 
   init(
@@ -172,11 +171,7 @@ final class PipeWireConnection {
   private func coreDone(id: UInt32, seq: Int32) {
     guard id == PW_ID_CORE, !synced, core != nil else { return }
     synced = true
-    backoff.reset()
-    if outage {
-      log("PipeWire: connected again")
-      outage = false
-    }
+    if outage.connected() { log("PipeWire: connected again") }
     debug?("PipeWire: connected to the core")
     buffer.updateStatus { $0.connected = true }
     graphChanged()
@@ -195,22 +190,22 @@ final class PipeWireConnection {
     }
     // Not torn down here: libpipewire is still inside the core's own dispatch.
     hungUp = true
-    armTimer(microseconds: 1)
+    armTimer(after: 0.000_001)
   }
 
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
   func lost(reason: String) {
-    if !outage {
+    let retry = outage.lost()
+    if retry.announce {
       log(
         "PipeWire: \(reason); retrying with back-off (is pipewire running? `pw-cli info 0` tells)")
-      outage = true
     }
     disconnect()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none
     }
-    armTimer(microseconds: backoff.nextDelay())
+    armTimer(after: retry.after)
   }
 
   /// Destroys the stream, the proxies, the registry and the core; forgets the graph.
@@ -241,14 +236,15 @@ final class PipeWireConnection {
 
   // MARK: - Retry timer
 
-  private func armTimer(microseconds: UInt64) {
+  /// Arms the one retry timer to fire in `seconds`.
+  private func armTimer(after seconds: Double) {
     guard !stopped else { return }
     if retryTimer == nil {
       retryTimer = pb_pw_loop_add_timer(
         loop, { data, _ in PipeWireConnection.from(data).timerFired() }, userdata)
     }
     guard let retryTimer else { return }
-    pb_pw_loop_arm_timer(loop, retryTimer, microseconds)
+    pb_pw_loop_arm_timer(loop, retryTimer, max(1, UInt64((seconds * 1_000_000).rounded())))
   }
 
   /// After a hang-up: tear down and retry; with no core: connect again; otherwise (a failed
@@ -265,7 +261,7 @@ final class PipeWireConnection {
   }
 
   /// Arms the retry timer with the next back-off delay (a stream that failed).
-  func scheduleRetry() { armTimer(microseconds: backoff.nextDelay()) }
+  func scheduleRetry() { armTimer(after: outage.failedWhileConnected()) }
 
   /// Tears everything down for good (``PipeWireSource/stop()``).
   func shutdown() {

@@ -25,7 +25,7 @@ extension PulseConnection {
     guard let sinkName = info?.pointee.default_sink_name else {
       // No sink at all: nothing to record until one appears (a sink event).
       closeStream()
-      monitoredSink = nil
+      follower.nothingToRecord()
       buffer.updateStatus { $0.sourceName = "" }
       updateActivity()
       return
@@ -71,27 +71,27 @@ extension PulseConnection {
     guard settings.sourceName != nil else {
       // Following the default: the server moved the stream to this source; its sink drives
       // the activity from now on.
-      guard end == 0, let source = info?.pointee, streamSource == String(cString: source.name)
-      else { return }
+      guard end == 0, let source = info?.pointee else { return }
+      let name = String(cString: source.name)
       let sink = source.monitor_of_sink == UInt32.max ? nil : source.monitor_of_sink
-      if sink != monitoredSink { debugRecording(String(cString: source.name), monitoring: sink) }
-      monitoredSink = sink
+      switch follower.learned(sink: sink, of: name) {
+      case .ignored: return
+      case .unchanged: break
+      case .changed: debugRecording(name, monitoring: sink)
+      }
       updateActivity()
       return
     }
     if end < 0 {
       // No such source (yet): wait for a source event.
-      if !sourceMissingLogged, let name = settings.sourceName {
+      if follower.namedSourceMissing(), let name = settings.sourceName {
         log("PulseAudio: no source named \(name); waiting for it")
-        sourceMissingLogged = true
       }
       closeStream()
-      monitoredSink = nil
       updateActivity()
       return
     }
     guard end == 0, let source = info?.pointee else { return }
-    sourceMissingLogged = false
     let sink = source.monitor_of_sink
     record(
       source: String(cString: source.name), monitoring: sink == UInt32.max ? nil : sink,

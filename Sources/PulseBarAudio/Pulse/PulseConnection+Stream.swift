@@ -30,19 +30,26 @@ extension PulseConnection {
   /// server then passes its blocks through instead of converting every fragment. `rate` is
   /// the source's own rate: on PipeWire, the graph's, which sizes the fragment.
   func record(source: String, monitoring sink: UInt32?, format: pa_sample_format_t, rate: UInt32) {
-    if keepsServerMove(lookedUp: source) { return }
-    // A new target, or a new sink under a stream the server already moved there.
-    if stream == nil || streamSource != source || monitoredSink != sink {
-      debugRecording(source, monitoring: sink)
-    }
-    monitoredSink = sink
-    sourceRate = rate
-    if stream != nil, streamSource == source {
+    switch follower.lookedUp(source, monitoring: sink, at: monotonicSeconds()) {
+    case .keepMove(let lookAgainAt):
+      guard let lookAgainAt else { return }
+      debug?(
+        "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
+      )
+      armTimer(at: lookAgainAt)
+      return
+    case .keep(let sinkChanged):
+      // A new sink under a stream the server already moved there.
+      if sinkChanged { debugRecording(source, monitoring: sink) }
+      sourceRate = rate
       updateActivity()
       return
+    case .record:
+      debugRecording(source, monitoring: sink)
+      sourceRate = rate
     }
-    closeStream()
-    guard let context else { return }
+    releaseStream()
+    guard let context else { return follower.streamClosed() }
     streamIsInt16 = format == Self.int16NativeEndian
     let bytesPerSample = streamIsInt16 ? 2 : 4
     var spec = pa_sample_spec(
@@ -51,11 +58,11 @@ extension PulseConnection {
       channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
       log("PulseAudio: cannot create a record stream: \(errorText(context))")
+      follower.streamClosed()
       scheduleRetry()
       return
     }
     self.stream = stream
-    streamSource = source
     pa_stream_set_state_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamStateChanged(stream) },
       userdata)
@@ -63,16 +70,17 @@ extension PulseConnection {
       stream, { stream, _, userdata in PulseConnection.from(userdata).readable(stream) }, userdata)
     pa_stream_set_moved_callback(
       stream, { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) }, userdata)
-    // PulseAudio: onset fragments until music has played a while (``growFragmentWhenSteady``);
+    // PulseAudio: onset fragments until music has played a while (``RecordFragment``);
     // PipeWire: one quantum throughout. Eight steady fragments of slack before the server drops.
     let graphRate = onPipeWire ? Int(rate) : nil
+    fragment = RecordFragment(
+      adapts: !onPipeWire,
+      steadyAfterFrames: Int(PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)),
+      corked: currentActivity() != .running)
     var attributes = bufferAttributes(
-      steady: !adaptsFragment, bytesPerSample: bytesPerSample, graphRate: graphRate)
-    fragmentIsSteady = !adaptsFragment
-    framesTowardSteady = 0
-    streamCorked = currentActivity() != .running
+      steady: fragment.isSteady, bytesPerSample: bytesPerSample, graphRate: graphRate)
     var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
-    if streamCorked { flags |= PA_STREAM_START_CORKED.rawValue }
+    if fragment.isCorked { flags |= PA_STREAM_START_CORKED.rawValue }
     // The server moves streams off the old default device when the default changes
     // (PulseAudio 15+). Following the default we move ourselves anyway; a named
     // source must stay where it was asked to be.
@@ -98,7 +106,7 @@ extension PulseConnection {
     guard let stream, changed == stream else { return }
     switch pa_stream_get_state(stream) {
     case PA_STREAM_READY:
-      debug?("PulseAudio: record stream ready on \(streamSource ?? "?")")
+      debug?("PulseAudio: record stream ready on \(follower.recorded ?? "?")")
       updateActivity()
     case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
       debug?("PulseAudio: record stream ended; looking for the source again")
@@ -115,11 +123,10 @@ extension PulseConnection {
   private func streamMoved(_ moved: OpaquePointer?) {
     assertOnLoop()
     guard let stream, moved == stream else { return }
-    if let device = pa_stream_get_device_name(stream) {
-      let source = String(cString: device)
+    let device = pa_stream_get_device_name(stream).map { String(cString: $0) }
+    let lookUpAt = follower.streamMoved(to: device, at: monotonicSeconds())
+    if let source = device {
       debug?("PulseAudio: the server moved the record stream to \(source)")
-      if settings.sourceName == nil { serverMove = ServerMove(to: source, from: streamSource) }
-      streamSource = source
       buffer.discardAll()
       buffer.updateStatus {
         $0.sourceName = source
@@ -129,13 +136,9 @@ extension PulseConnection {
       // the default is looked up (``sourceInfo``).
       requestSourceInfo(source)
     }
-    // Where the stream should be is looked up once the server has settled, not at once:
-    // pipewire-pulse can move the stream (WirePlumber following a `wpctl set-default`) before
-    // its server info names the new default, and a look at once got the old one and recorded
-    // it by name, a stream that no longer follows the default (seen on a loaded CI machine:
-    // the old sink's monitor for good). A default switch also sends a server event, which
-    // looks at once; a stream moved elsewhere by hand goes back after this delay.
-    scheduleRetry(after: Self.settleAfterMove)
+    // The default is looked up once the server has settled (``DefaultSinkFollower``); a
+    // default switch also sends a server event, which looks at once.
+    armTimer(at: lookUpAt)
   }
 
   /// The `-v` line that says what the stream records.
@@ -144,46 +147,9 @@ extension PulseConnection {
       "PulseAudio: recording \(source)" + (sink.map { " (the monitor of sink #\($0))" } ?? ""))
   }
 
-  /// How long after a move the default sink is looked up (see ``streamMoved(_:)``).
-  static let settleAfterMove: UInt64 = 500_000
-
-  /// How long after a lookup that overruled a server move the default is looked up again
-  /// before the stream goes back (see ``keepsServerMove(lookedUp:)``).
-  static let confirmOverruledMove: UInt64 = 2_000_000
-
-  /// Whether a lookup of the default that found `source` leaves the stream where the server
-  /// moved it (for now), rather than recording `source`.
-  ///
-  /// pipewire-pulse can still name the old default half a second after WirePlumber moved our
-  /// stream to the new one, and send no event after it: going back at once would record the
-  /// old sink for good. So a lookup that names the sink the stream was moved away from is trusted only
-  /// when a second one, two seconds later, says the same; then the stream goes back (a stream
-  /// moved by hand returns to the default's monitor, 2.5 s after the move). A lookup that
-  /// agrees with the move, or names a third source, ends the wait.
-  func keepsServerMove(lookedUp source: String) -> Bool {
-    guard let move = serverMove else { return false }
-    guard source != move.to, source == move.from else {
-      serverMove = nil
-      return false
-    }
-    let now = monotonicSeconds()
-    let confirmAfter = Double(Self.confirmOverruledMove) / 1_000_000
-    guard let overruledAt = move.overruledAt else {
-      serverMove?.overruledAt = now
-      debug?(
-        "PulseAudio: the server still names the sink of \(source) its default; looking again in 2 s"
-      )
-      scheduleRetry(after: Self.confirmOverruledMove)
-      return true
-    }
-    // A lookup another event asked for meanwhile; the timer's comes later.
-    if now - overruledAt < confirmAfter * 0.9 { return true }
-    serverMove = nil
-    return false
-  }
-
   /// The read callback: copy every readable fragment into the buffer and drop it.
-  /// Runs once per fragment while recording, so it allocates nothing.
+  /// Runs once per fragment while recording, so it allocates nothing. The buffer's eventfd is
+  /// not signalled: this runs inside the engine's own wait, which reads the buffer after it.
   private func readable(_ stream: OpaquePointer?) {
     guard let stream else { return }
     while true {
@@ -198,20 +164,21 @@ extension PulseConnection {
         } else {
           buffer.write(
             UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
-            channels: settings.channels, wakingTheReader: wakesReader)
+            channels: settings.channels, wakingTheReader: false)
         }
       }
       // A hole (no data, non-zero length) is dropped like data.
       pa_stream_drop(stream)
-      growFragmentWhenSteady(afterBytes: length)
+      let frames = length / ((streamIsInt16 ? 2 : 4) * settings.channels)
+      if fragment.recorded(
+        frames: frames, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
+      {
+        askFragment(steady: true)
+      }
     }
   }
 
   // MARK: - Fragment size
-
-  /// The fragment changes with the music on PulseAudio only: pipewire-pulse would turn an
-  /// onset fragment into a lower quantum for the whole desktop.
-  var adaptsFragment: Bool { !onPipeWire }
 
   /// The record stream's buffer attributes with the onset or the steady fragment.
   private func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?)
@@ -227,25 +194,10 @@ extension PulseConnection {
       fragsize: fragment)
   }
 
-  /// Counts recorded audio while the onset fragment is in use, and once
-  /// ``PulseSource/Settings/steadyAfterSeconds`` of it arrived asks the server for the steady
-  /// fragment: the fast onset is paid for half a second, the light server for the rest of the
-  /// music.
-  private func growFragmentWhenSteady(afterBytes bytes: Int) {
-    guard !fragmentIsSteady else { return }
-    framesTowardSteady += bytes / ((streamIsInt16 ? 2 : 4) * settings.channels)
-    let steadyAfter = PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)
-    guard Double(framesTowardSteady) >= steadyAfter else { return }
-    setFragment(steady: true)
-  }
-
-  /// Asks the server for the onset or the steady fragment on the current stream.
-  func setFragment(steady: Bool) {
-    guard adaptsFragment, let stream, fragmentIsSteady != steady,
-      pa_stream_get_state(stream) == PA_STREAM_READY
-    else { return }
-    fragmentIsSteady = steady
-    framesTowardSteady = 0
+  /// Asks the server for the onset or the steady fragment on the current stream, as
+  /// ``RecordFragment`` decided.
+  private func askFragment(steady: Bool) {
+    guard let stream else { return }
     var attributes = bufferAttributes(
       steady: steady, bytesPerSample: streamIsInt16 ? 2 : 4, graphRate: nil)
     debug?(
@@ -262,7 +214,7 @@ extension PulseConnection {
       for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
       buffer.write(
         UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels,
-        wakingTheReader: wakesReader)
+        wakingTheReader: false)
       offset += count
     }
   }
@@ -276,14 +228,21 @@ extension PulseConnection {
     guard settings.channels != format.channels || settings.fps != format.fps else { return }
     settings.channels = format.channels
     settings.fps = format.fps
-    guard stream != nil, let source = streamSource else { return }
+    guard stream != nil, let source = follower.recorded else { return }
     let sampleFormat = streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian
+    let sink = follower.monitoredSink
     closeStream()
-    record(source: source, monitoring: monitoredSink, format: sampleFormat, rate: sourceRate)
+    record(source: source, monitoring: sink, format: sampleFormat, rate: sourceRate)
   }
 
   /// Closes the record stream, if any, without calling back into us.
   func closeStream() {
+    releaseStream()
+    follower.streamClosed()
+  }
+
+  /// Disconnects and frees the record stream, if any, leaving what it recorded to the caller.
+  private func releaseStream() {
     guard let stream else { return }
     pa_stream_set_state_callback(stream, nil, nil)
     pa_stream_set_read_callback(stream, nil, nil)
@@ -294,8 +253,6 @@ extension PulseConnection {
     }
     pa_stream_unref(stream)
     self.stream = nil
-    streamSource = nil
-    serverMove = nil
   }
 
   // MARK: - Activity and corking
@@ -303,7 +260,7 @@ extension PulseConnection {
   /// What plays into the monitored sink; a source that is no monitor runs while recorded.
   func currentActivity() -> StreamActivity {
     guard isReady else { return .none }
-    if let monitoredSink { return sinkInputs.activity(onSink: monitoredSink) }
+    if let sink = follower.monitoredSink { return sinkInputs.activity(onSink: sink) }
     return stream == nil ? .none : .running
   }
 
@@ -311,15 +268,15 @@ extension PulseConnection {
   func updateActivity() {
     let activity = currentActivity()
     buffer.updateStatus { $0.activity = activity }
-    let corked = activity != .running
-    guard let stream, corked != streamCorked, pa_stream_get_state(stream) == PA_STREAM_READY
+    guard let stream,
+      let change = fragment.activityChanged(
+        running: activity == .running, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
     else { return }
-    streamCorked = corked
+    let corked = change != .uncork
     debug?(
       corked ? "PulseAudio: corked (no stream plays)" : "PulseAudio: uncorked (a stream plays)")
     // Corked, the stream takes the onset fragment back, so the next music shows at once.
-    if corked { setFragment(steady: false) }
-    framesTowardSteady = 0
+    if change == .cork(onset: true) { askFragment(steady: false) }
     release(pa_stream_cork(stream, corked ? 1 : 0, nil, nil))
   }
 }

@@ -6,23 +6,15 @@ import PulseBarSystem
 /// The libpulse side of ``PulseSource``: one context, at most one record
 /// stream, the sink-input table and the retry timer.
 ///
-/// Confinement: on a threaded mainloop this object is touched only with the mainloop's lock
-/// held, that is from libpulse callbacks (which run on the mainloop thread with
-/// the lock held) or from ``PulseSource`` between `pa_threaded_mainloop_lock`
-/// and `_unlock`. On a driven mainloop, only on the thread that iterates it (the engine's).
-/// Callbacks find it through their `userdata`, an unretained
-/// pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
+/// Confinement: touched only on the thread that iterates the `pa_mainloop` (the engine's, or a
+/// test's driver), from libpulse callbacks inside that iteration or from ``PulseSource``'s
+/// `start`, `wait`, `formatChanged` and `stop` (asserted in debug builds). Callbacks find it
+/// through their `userdata`, an unretained pointer; ``PulseSource`` keeps it alive until the
+/// mainloop is freed.
 final class PulseConnection {
-  /// A move of the record stream the server made: where to, from where, and when (monotonic
-  /// seconds) a lookup first named the old source's sink as the default since, if one did.
-  struct ServerMove {
-    var to: String
-    var from: String?
-    var overruledAt: Double?
-  }
-
-  let mainloop: PulseMainloop
   let api: UnsafeMutablePointer<pa_mainloop_api>
+  /// The thread that made the connection and iterates its mainloop.
+  private let loopThread = pthread_self()
   /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
   var settings: PulseSource.Settings
   let buffer: CaptureBuffer
@@ -33,50 +25,35 @@ final class PulseConnection {
 
   var context: OpaquePointer?
   var stream: OpaquePointer?
-  /// The source the current stream records.
-  var streamSource: String?
-  /// The cork state last asked of the server for the current stream.
-  var streamCorked = false
-  /// The current stream asked for the steady fragment (else the onset one); see
-  /// ``setFragment(steady:)``.
-  var fragmentIsSteady = false
-  /// Sample frames recorded on the onset fragment since the stream started or was uncorked.
-  var framesTowardSteady = 0
+  /// What the stream records (the default sink's monitor or the named source), the sink that
+  /// drives the activity, and a server move still to confirm.
+  var follower: DefaultSinkFollower
+  /// The current stream's fragment (onset or steady) and cork state.
+  var fragment = RecordFragment(adapts: false, steadyAfterFrames: 0, corked: false)
   /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
   /// learnt from the server info each time the target is resolved.
   var onPipeWire = false
   /// The recorded source's own rate (on PipeWire, the graph's).
   var sourceRate: UInt32 = 0
-  /// The sink whose monitor is recorded; `nil` for a source that is no monitor.
-  var monitoredSink: UInt32?
-  /// The last move the server made on its own while the default is followed, until a lookup
-  /// of the default agrees with it or overrules it (``PulseConnection/record(source:monitoring:format:rate:)``).
-  var serverMove: ServerMove?
   /// The stream delivers s16 (the source's own format), converted through `scratch`.
   var streamIsInt16 = false
   /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
   let scratch: UnsafeMutableBufferPointer<Float>
   var sinkInputs = SinkInputTable()
   var retryTimer: OpaquePointer?
-  var backoff = RetryBackoff()
-  /// An outage was logged and has not ended (one line per outage).
-  var outage = false
-  /// The named source was reported missing (one line until it appears).
-  var sourceMissingLogged = false
+  /// Retries with back-off, one line when the server goes and one when it is back.
+  var outage = OutagePolicy()
   var stopped = false
 
   init(
-    mainloop: PulseMainloop, settings: PulseSource.Settings, buffer: CaptureBuffer,
+    mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
     log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
   ) {
-    self.mainloop = mainloop
+    api = pa_mainloop_get_api(mainloop)
     self.log = log
     self.debug = debug
-    switch mainloop {
-    case .threaded(let loop): api = pa_threaded_mainloop_get_api(loop)
-    case .driven(let loop): api = pa_mainloop_get_api(loop)
-    }
     self.settings = settings
+    follower = DefaultSinkFollower(followsDefault: settings.sourceName == nil)
     self.buffer = buffer
     // Sized for the most channels a reload can ask for, and a whole number of sample frames
     // at every channel count.
@@ -93,36 +70,9 @@ final class PulseConnection {
     Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue()
   }
 
-  /// True while ``PulseSource`` holds the mainloop lock from another thread.
-  private var lockedByCaller = false
-
-  /// Runs `body` from outside the mainloop thread with the mainloop lock held.
-  /// libpulse may call back synchronously inside (connecting reports its first state at once).
-  /// On a driven mainloop the caller is the loop's own thread: `body` simply runs.
-  func withLoopLock(_ body: () -> Void) {
-    guard case .threaded(let loop) = mainloop else { return body() }
-    pa_threaded_mainloop_lock(loop)
-    lockedByCaller = true
-    body()
-    lockedByCaller = false
-    pa_threaded_mainloop_unlock(loop)
-  }
-
-  /// Whether writes into the buffer signal its eventfd: not on a driven mainloop, whose
-  /// callbacks run on the engine's thread, inside its wait (the engine reads the buffer after
-  /// every wait anyway).
-  var wakesReader: Bool {
-    if case .threaded = mainloop { return true }
-    return false
-  }
-
-  /// Debug check that we run where this object is confined (a driven mainloop is confined to
-  /// its caller's thread by contract).
+  /// Debug check that we run where this object is confined: the mainloop's thread.
   func assertOnLoop() {
-    guard case .threaded(let loop) = mainloop else { return }
-    assert(
-      lockedByCaller || pa_threaded_mainloop_in_thread(loop) != 0,
-      "PulseConnection touched off its mainloop")
+    assert(pthread_equal(loopThread, pthread_self()) != 0, "PulseConnection touched off its loop")
   }
 
   // MARK: - Context
@@ -163,11 +113,7 @@ final class PulseConnection {
   }
 
   private func contextReady(_ context: OpaquePointer) {
-    backoff.reset()
-    if outage {
-      log("PulseAudio: connected again")
-      outage = false
-    }
+    if outage.connected() { log("PulseAudio: connected again") }
     debug?("PulseAudio: connected to the server")
     buffer.updateStatus { $0.connected = true }
     let mask = pa_subscription_mask_t(
@@ -180,21 +126,21 @@ final class PulseConnection {
 
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
   func lost(reason: String) {
-    if !outage {
+    let retry = outage.lost()
+    if retry.announce {
       log(
         "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
       )
-      outage = true
     }
     closeStream()
     closeContext()
     sinkInputs.removeAll()
-    monitoredSink = nil
+    follower.nothingToRecord()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none
     }
-    scheduleRetry()
+    armTimer(after: retry.after)
   }
 
   private func closeContext() {
@@ -214,13 +160,19 @@ final class PulseConnection {
 
   // MARK: - Retry timer
 
-  /// Arms the one retry timer with the next back-off delay, or with `delay` microseconds (a
-  /// look at the default sink once the server has settled, which moves no back-off on).
-  func scheduleRetry(after delay: UInt64? = nil) {
+  /// Arms the retry timer with the next back-off delay (a record stream that failed).
+  func scheduleRetry() { armTimer(after: outage.failedWhileConnected()) }
+
+  /// Arms the retry timer for a look at the default sink at `time` (monotonic seconds), which
+  /// moves no back-off on (``DefaultSinkFollower``).
+  func armTimer(at time: Double) { armTimer(after: max(0, time - monotonicSeconds())) }
+
+  /// Arms the one retry timer to fire in `seconds`.
+  func armTimer(after seconds: Double) {
     guard !stopped else { return }
     var when = timeval()
     gettimeofday(&when, nil)
-    pa_timeval_add(&when, delay ?? backoff.nextDelay())
+    pa_timeval_add(&when, UInt64((seconds * 1_000_000).rounded()))
     if let retryTimer {
       api.pointee.time_restart(retryTimer, &when)
     } else {
@@ -264,12 +216,4 @@ final class PulseConnection {
   func release(_ operation: OpaquePointer?) {
     if let operation { pa_operation_unref(operation) }
   }
-}
-
-/// The libpulse mainloop a ``PulseConnection`` runs on.
-enum PulseMainloop {
-  /// libpulse's own thread (`pa_threaded_mainloop`): tests and any caller without a loop.
-  case threaded(OpaquePointer)
-  /// A `pa_mainloop` iterated by the caller's loop (the engine's), on the caller's thread.
-  case driven(OpaquePointer)
 }

@@ -6,15 +6,12 @@ import PulseBarSystem
 /// Records from PulseAudio: the monitor of the current default sink (following
 /// changes), or a named source.
 ///
-/// Built on libpulse's asynchronous API; the libpulse work lives in ``PulseConnection``,
-/// which only the mainloop's thread touches. Two ways to run it:
-/// - on a `pa_threaded_mainloop` of its own (the default): this class is the thread-safe
-///   handle, `start` and `stop` may be called from any thread;
-/// - driven by the caller (`drivenByCaller`, what the daemon does): a plain `pa_mainloop` that
-///   the engine iterates inside its own wait (``wait(_:timeoutMilliseconds:audioWanted:)``),
-///   so a fragment wakes one thread once, and libpulse's callbacks run on the engine's thread.
-///   `start`, `stop`, `formatChanged` and `wait` are then called on that thread only.
-/// Its only mutable state sits in a `Lock`.
+/// Built on libpulse's asynchronous API; the libpulse work lives in ``PulseConnection``. No
+/// thread of its own: a plain `pa_mainloop` that the caller's loop (the engine's) iterates
+/// inside its own wait (``wait(_:timeoutMilliseconds:audioWanted:)``), so a fragment wakes one
+/// thread once, and libpulse's callbacks run on the caller's thread. `start`, `stop`,
+/// `formatChanged` and `wait` are called on that thread only. Its only mutable state sits in
+/// a `Lock`.
 ///
 /// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments of 512
 /// frames for the first half second of music (a fast onset), then of 3072 (about four frames
@@ -85,13 +82,13 @@ package final class PulseSource: EngineDrivenCapture {
 
   /// The mainloop and the connection it drives while started.
   private struct Runtime {
-    let mainloop: PulseMainloop
+    let mainloop: OpaquePointer
     let connection: PulseConnection
-    /// The engine's poll set during a driven wait, for the mainloop's poll function.
-    let bridge: PollBridge?
+    /// The caller's poll set during a wait, for the mainloop's poll function.
+    let bridge: PollBridge
   }
 
-  /// What a driven `pa_mainloop`'s poll function needs: the caller's poll set while it waits
+  /// What the `pa_mainloop`'s poll function needs: the caller's poll set while it waits
   /// (set only for the duration of one
   /// ``PulseSource/wait(_:timeoutMilliseconds:audioWanted:)``), and how many of its
   /// descriptors were ready.
@@ -114,18 +111,14 @@ package final class PulseSource: EngineDrivenCapture {
   private let log: Log
   private let debug: Log?
   private let runtime = Lock<Runtime?>(nil)
-  /// The caller's loop iterates the mainloop
-  /// (``wait(_:timeoutMilliseconds:audioWanted:)``); no thread.
-  package let isDrivenByCaller: Bool
 
   /// `debug`, when given, gets the lines `-v` shows: the source recorded (a sink switch), the
   /// record stream's states, corking and uncorking.
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
     server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") },
-    debug: Log? = nil, drivenByCaller: Bool = false
+    debug: Log? = nil
   ) {
-    isDrivenByCaller = drivenByCaller
     self.log = log
     self.debug = debug
     currentSettings = Lock(
@@ -136,8 +129,9 @@ package final class PulseSource: EngineDrivenCapture {
 
   deinit { stop() }
 
-  /// Starts the mainloop (its thread, unless driven) and the first connection attempt;
-  /// returns at once. The buffer must have this source's sample rate and channel count.
+  /// Makes the mainloop, whose poll function waits on the caller's poll set too, and starts
+  /// the first connection attempt; returns at once. The buffer must have this source's sample
+  /// rate and channel count.
   package func start(into buffer: CaptureBuffer) {
     let settings = settings
     precondition(buffer.channels == settings.channels && buffer.sampleRate == settings.sampleRate)
@@ -149,25 +143,6 @@ package final class PulseSource: EngineDrivenCapture {
       )
       return
     }
-    if isDrivenByCaller { return startDriven(into: buffer, settings: settings) }
-    runtime.withLock { runtime in
-      guard runtime == nil, let mainloop = pa_threaded_mainloop_new() else { return }
-      let connection = PulseConnection(
-        mainloop: .threaded(mainloop), settings: settings, buffer: buffer, log: log, debug: debug)
-      guard pa_threaded_mainloop_start(mainloop) == 0 else {
-        log("PulseAudio: cannot start the mainloop thread")
-        pa_threaded_mainloop_free(mainloop)
-        return
-      }
-      // Connect only once the thread runs and holds nothing: libpulse records the
-      // thread after creating it, so a callback it ran before that would look foreign.
-      connection.withLoopLock { connection.connect() }
-      runtime = Runtime(mainloop: .threaded(mainloop), connection: connection, bridge: nil)
-    }
-  }
-
-  /// A `pa_mainloop` whose poll function waits on the caller's poll set too.
-  private func startDriven(into buffer: CaptureBuffer, settings: Settings) {
     runtime.withLock { runtime in
       guard runtime == nil, let mainloop = pa_mainloop_new() else { return }
       let bridge = PollBridge()
@@ -191,19 +166,20 @@ package final class PulseSource: EngineDrivenCapture {
           return Int32(ready.foreign)
         }, Unmanaged.passUnretained(bridge).toOpaque())
       let connection = PulseConnection(
-        mainloop: .driven(mainloop), settings: settings, buffer: buffer, log: log, debug: debug)
+        mainloop: mainloop, settings: settings, buffer: buffer, log: log, debug: debug)
       connection.connect()
-      runtime = Runtime(mainloop: .driven(mainloop), connection: connection, bridge: bridge)
+      runtime = Runtime(mainloop: mainloop, connection: connection, bridge: bridge)
     }
   }
 
-  /// One turn of the driven mainloop: waits on `poll` and libpulse's descriptors and timers
+  /// One turn of the mainloop: waits on `poll` and libpulse's descriptors and timers
   /// (whichever comes first, at most `timeoutMilliseconds`), then runs libpulse's callbacks
   /// (a fragment is copied into the buffer right here). Allocates nothing.
   package func wait(_ poll: inout PollSet, timeoutMilliseconds: Int32, audioWanted: Bool) -> Int {
-    let current = runtime.withLock { $0 }
-    guard let current, case .driven(let mainloop) = current.mainloop, let bridge = current.bridge
-    else { return poll.wait(timeoutMilliseconds: timeoutMilliseconds) }
+    guard let current = runtime.withLock({ $0 }) else {
+      return poll.wait(timeoutMilliseconds: timeoutMilliseconds)
+    }
+    let (mainloop, bridge) = (current.mainloop, current.bridge)
     bridge.ownReady = 0
     bridge.audioWanted = audioWanted || timeoutMilliseconds < 0
     // libpulse takes microseconds; its own timers (the retry back-off) may shorten the wait.
@@ -231,22 +207,16 @@ package final class PulseSource: EngineDrivenCapture {
         settings.channels = format.channels
         settings.fps = format.fps
       }
-      current.connection.withLoopLock { current.connection.reformat(format) }
+      current.connection.reformat(format)
     }
   }
 
-  /// Disconnects, stops the mainloop thread and frees everything. Idempotent.
+  /// Disconnects and frees everything. Idempotent.
   package func stop() {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      current.connection.withLoopLock { current.connection.shutdown() }
-      switch current.mainloop {
-      case .threaded(let mainloop):
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
-      case .driven(let mainloop):
-        pa_mainloop_free(mainloop)
-      }
+      current.connection.shutdown()
+      pa_mainloop_free(current.mainloop)
       runtime = nil
     }
   }

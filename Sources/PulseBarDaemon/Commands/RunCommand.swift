@@ -105,7 +105,7 @@ package enum RunCommand {
     let source = PulseSource(
       sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
       channels: configuration.channels.count, fps: configuration.fps,
-      log: { logger.warning($0) }, debug: debug, drivenByCaller: true)
+      log: { logger.warning($0) }, debug: debug)
     return (source, PulseSource.defaultSampleRate)
   }
 

@@ -106,7 +106,7 @@ package final class Engine {
     let inputIndex = input.map { poll.add($0.descriptor) }
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
-    let driven = (capture as? EngineDrivenCapture).flatMap { $0.isDrivenByCaller ? $0 : nil }
+    let driven = capture as? EngineDrivenCapture
     while !stopping {
       let timeout = pollTimeout()
       health.endWork()

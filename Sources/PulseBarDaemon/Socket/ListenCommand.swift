@@ -81,9 +81,8 @@ package enum ListenCommand {
     let shownFormat = format ?? configuration.format
     let shownBars = bars ?? configuration.bars
     var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
-    var backoff = Backoff()
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
-    var outageReported = false
+    var outage = OutagePolicy()
     while true {
       let connection = Result { () throws(Errno) in try UnixSocket.connect(path: path) }
       if case .success(let socket) = connection {
@@ -95,14 +94,11 @@ package enum ListenCommand {
           notes.say("pulsebar listen: \(path): \(message)\n")
           return 2
         case .disconnected(let sawFrames):
-          if sawFrames {
-            outageReported = false
-            backoff.reset()
-          }
+          if sawFrames { _ = outage.connected() }
         }
       }
-      if !outageReported {
-        outageReported = true
+      let retry = outage.lost()
+      if retry.announce {
         let reason: String
         if case .failure(let error) = connection {
           reason = error.description
@@ -116,7 +112,7 @@ package enum ListenCommand {
       let offline = offlineFrame(
         format: shownFormat, bars: shownBars, configuration: configuration, width: width)
       guard Console.output(offline) else { return 0 }
-      switch wait(backoff.next(), signals: signals) {
+      switch wait(.seconds(retry.after), signals: signals) {
       case .finished: return 0
       case .timedOut: continue
       }
@@ -230,22 +226,4 @@ package enum ListenCommand {
     }
     return .timedOut
   }
-}
-
-/// Reconnection delays: 100 ms, doubling, at most 2 s.
-package struct Backoff: Sendable {
-  package static let first: Duration = .milliseconds(100)
-  package static let limit: Duration = .seconds(2)
-  private var current = Backoff.first
-
-  package init() {}
-
-  /// The delay to wait now; the one after it is twice as long, up to the limit.
-  package mutating func next() -> Duration {
-    defer { current = min(current * 2, Self.limit) }
-    return current
-  }
-
-  /// Back to the first delay (after a connection that worked).
-  package mutating func reset() { current = Self.first }
 }
