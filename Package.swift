@@ -120,6 +120,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("config", ["PulseBarCore"]), ("subscription", ["PulseBarCore", "PulseBarDaemon"]),
     ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
+    ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]),
   ]
   for harness in harnesses {

@@ -139,6 +139,30 @@ struct BusMessage {
     exit()
   }
 
+  /// An `a{sv}` of `org.mpris.MediaPlayer2.Player` properties (a `GetAll` reply, a
+  /// `PropertiesChanged` signal), at the message's position: what pulsebar reads of it, each
+  /// value checked; keys and types it does not read are skipped.
+  func readPlayerProperties() -> PlayerProperties {
+    var properties = PlayerProperties()
+    forEachProperty { key, type in
+      switch (key, type) {
+      case ("PlaybackStatus", "s"):
+        // Anything but Playing or Paused counts as Stopped.
+        properties.status = readString().map { PlayerStatus(rawValue: $0) ?? .stopped }
+      case ("Metadata", "a{sv}"):
+        properties.metadata = readMetadata()
+      case ("Position", "x"):
+        properties.position = readInt64()
+      case ("Rate", "d"):
+        properties.rate = readNumber(type: UInt8(ascii: "d"))
+      default:
+        return false
+      }
+      return true
+    }
+    return properties
+  }
+
   /// An MPRIS `Metadata` value (`a{sv}`), at the message's position.
   func readMetadata() -> Metadata {
     var metadata = Metadata()
@@ -181,4 +205,14 @@ extension BusMessage {
 extension String? {
   /// `nil` for an empty string too: a player that sends `""` has no title.
   fileprivate var nonEmpty: String? { self?.isEmpty == false ? self : nil }
+}
+
+/// The `Player` properties pulsebar reads from a message (``BusMessage/readPlayerProperties()``);
+/// `nil` for what the message did not carry (or carried with the wrong type).
+struct PlayerProperties: Equatable {
+  var status: PlayerStatus?
+  var metadata: Metadata?
+  /// `Position`, microseconds.
+  var position: Int64?
+  var rate: Double?
 }

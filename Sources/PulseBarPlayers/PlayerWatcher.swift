@@ -350,30 +350,15 @@ final class PlayerSession {
   @discardableResult
   private func apply(properties message: BusMessage, to names: [String]) -> Bool {
     let now = monotonicSeconds()
-    var movesPosition = false
-    message.forEachProperty { key, type in
-      switch (key, type) {
-      case ("PlaybackStatus", "s"):
-        guard let text = message.readString() else { return true }
-        let status = PlayerStatus(rawValue: text) ?? .stopped
-        for name in names { registry.update(name, status: status, at: now) }
-        movesPosition = true
-      case ("Metadata", "a{sv}"):
-        let metadata = message.readMetadata()
-        for name in names { registry.update(name, metadata: metadata) }
-        movesPosition = true
-      case ("Position", "x"):
-        guard let position = message.readInt64() else { return true }
-        for name in names { registry.update(name, position: position, at: now) }
-      case ("Rate", "d"):
-        guard let rate = message.readNumber(type: UInt8(ascii: "d")) else { return true }
-        for name in names { registry.update(name, rate: rate, at: now) }
-        movesPosition = true
-      default:
-        return false
-      }
-      return true
+    let properties = message.readPlayerProperties()
+    for name in names {
+      if let metadata = properties.metadata { registry.update(name, metadata: metadata) }
+      if let position = properties.position { registry.update(name, position: position, at: now) }
+      if let rate = properties.rate { registry.update(name, rate: rate, at: now) }
+      if let status = properties.status { registry.update(name, status: status, at: now) }
     }
+    let movesPosition =
+      properties.status != nil || properties.metadata != nil || properties.rate != nil
     changed = true
     return movesPosition
   }
