@@ -68,7 +68,7 @@ import Testing
         ?? false
     }
     #expect(reloaded != nil, "no frame drawn with the new glyphs")
-    #expect(daemon.standardError.contains("[socket] take effect at the next restart"))
+    #expect(daemon.standardError.contains("socket.max_clients take effect at the next restart"))
     daemon.send(SIGTERM)
     #expect(try daemon.waitForExit(timeout: 5) == 0)
   }

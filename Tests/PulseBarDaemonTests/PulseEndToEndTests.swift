@@ -214,11 +214,12 @@ struct PulseEndToEndTests {
     let wall = ChildProcess.now() - start
     let times = frames.compactMap { $0.field("time").flatMap { Double($0) } }
     let pace = ((times.last ?? 0) - (times.first ?? 0)) / wall
-    // What this guards against halves the pace (mono samples read as stereo) or stops it; a
-    // debug build on a 2-core machine under a parallel build's load kept 0.77-0.83, so the
-    // bound sits between the two.
+    // What this guards against stops the audio (mono samples written into the stereo buffer
+    // are dropped: the state check below) or doubles the pace (stereo read as mono). The lower
+    // bound only catches a stall: a debug build in the full parallel suite on 2 cores (real
+    // bars, servers and players beside it) kept as little as 0.47 when starved, and alone 1.0.
     #expect(
-      pace > 0.7 && pace < 1.15,
+      pace > 0.3 && pace < 1.15,
       "\(pace) s of audio per second over \(frames.count) frames; stderr: \(daemon.process.standardError)"
     )
     // Mono samples written into the stereo buffer would be dropped: no sound, and `paused`
