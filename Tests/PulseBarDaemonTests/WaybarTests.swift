@@ -128,4 +128,29 @@ struct WaybarTests {
     }
     #expect(warnings.isEmpty, "waybar's log: \(warnings)")
   }
+
+  /// `output.hide_when = stopped`: with the shipped snippet's `hide-empty-text`, the module
+  /// takes no space while hidden (the markers touch), and comes back with the music.
+  @Test(
+    "a hidden line takes the module off the bar; music brings it back",
+    .enabled(if: missing == nil, "\(missing ?? "")"))
+  func hiddenModuleTakesNoSpace() throws {
+    let desktop = try RealBarDesktop(
+      monospace: "DejaVu Sans Mono", daemonConfig: "[output]\nhide_when = stopped\nhide_after = 1\n"
+    )
+    try desktop.startDaemon()
+    try desktop.play()
+    let bar = try Waybar(desktop: desktop, name: "waybar (hide_when)")
+    #expect(desktop.waitForState("playing"), "never playing")
+    let playing = try RealBarChecks.waitFor(bar, timeout: 30) { $0.box.count > 20 }
+    #expect(playing != nil, "the module was never drawn: \(bar.log().suffix(20))")
+    // The music stops: a second after `stopped` the text is empty and the module gone.
+    try desktop.stopMusic()
+    let hidden = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.isEmpty }
+    #expect(hidden != nil, "the module kept its space: \(bar.log().suffix(20))")
+    try desktop.play()
+    #expect(desktop.waitForState("playing"), "never playing again")
+    let shown = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.count > 20 }
+    #expect(shown != nil, "the module did not come back: \(bar.log().suffix(20))")
+  }
 }
