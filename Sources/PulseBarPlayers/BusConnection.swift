@@ -65,12 +65,20 @@ final class BusConnection {
   }
 
   /// Adds a match rule; `handler` gets every matching signal with `context`.
+  /// Returns the match's slot: ``removeMatch(_:)`` ends the match (the bus stops routing those
+  /// signals here).
+  @discardableResult
   func addMatch(
     _ rule: String, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
-  ) throws(BusError) {
-    let result = sd_bus_add_match_async(bus, nil, rule, handler, nil, context)
+  ) throws(BusError) -> OpaquePointer? {
+    var slot: OpaquePointer?
+    let result = sd_bus_add_match_async(bus, &slot, rule, handler, nil, context)
     if result < 0 { throw BusError("match \(rule)", code: result) }
+    return slot
   }
+
+  /// Ends a match ``addMatch(_:context:handler:)`` made.
+  func removeMatch(_ slot: OpaquePointer) { sd_bus_slot_unref(slot) }
 
   /// A method call with string arguments.
   func methodCall(

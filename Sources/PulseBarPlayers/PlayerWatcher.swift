@@ -62,10 +62,12 @@ package final class PlayerWatcher: Sendable {
 ///
 /// Players are untrusted (see ``PlayerRegistry`` and ``BusMessage``): one `GetAll` is in
 /// flight per player at most (an invalidation meanwhile asks again once, after the reply), a
-/// call times out after ``methodTimeoutMicroseconds``, a connection's `PropertiesChanged`
-/// signals are read within a ``SignalBudget`` (the rest only mark the player to be asked
-/// again once the budget allows), and the snapshot is published once per batch of messages,
-/// not per message. So a flood of signals costs little more than the bus's own parsing.
+/// call times out after ``methodTimeoutMicroseconds``, and the snapshot is published once per
+/// batch of messages, not per message. A player's signals (`PropertiesChanged`, `Seeked`)
+/// come through match rules of its own connection (`sender=':1.42'`), added when it takes a
+/// name and removed when it has none left; a connection whose signals overrun its
+/// ``SignalBudget`` loses its match rules for ``floodMuteSeconds`` (the bus itself stops
+/// sending them, so a flood costs next to nothing) and is then read afresh with a `GetAll`.
 final class PlayerSession {
   private let connection: BusConnection
   private let feed: PlayerFeed
@@ -82,8 +84,12 @@ final class PlayerSession {
   private var changed = false
   /// Each connection's signal budget, by unique name.
   private var budgets: [String: SignalBudget] = [:]
-  /// Players whose skipped signals are to be made up for with a `GetAll`, and when.
-  private var rereads: [String: Double] = [:]
+  /// The match rules of each followed connection (its slots), by unique name.
+  private var matches: [String: [OpaquePointer]] = [:]
+  /// Connections muted for a flood, and when they are followed again.
+  private var muted: [String: Double] = [:]
+  /// How long a connection that overran its signal budget is not listened to.
+  static let floodMuteSeconds = 1.0
   /// A signal was skipped since the loop last slept: someone floods the bus.
   private var flooded = false
   /// How long the loop pauses while flooded before it reads the bus again, so the signals
@@ -107,24 +113,12 @@ final class PlayerSession {
     self.debug = debug
     registry.preference = initial
     let context = Unmanaged.passUnretained(self).toOpaque()
-    // One handler for the three signals, routed by member.
-    let rules = [
+    // A player's own signals are matched per connection (``follow(_:)``).
+    try connection.addMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
         + "arg0namespace='org.mpris.MediaPlayer2'",
-      "type='signal',path='\(Self.playerPath)',interface='\(Self.playerInterface)',"
-        + "member='Seeked'",
-      "type='signal',path='\(Self.playerPath)',interface='org.freedesktop.DBus.Properties',"
-        + "member='PropertiesChanged',arg0='\(Self.playerInterface)'",
-    ]
-    for rule in rules {
-      try connection.addMatch(
-        rule, context: context,
-        handler: { message, context, _ in
-          PlayerSession.from(context).signalArrived(BusMessage(borrowing: message!))
-          return 0
-        })
-    }
+      context: context, handler: Self.signalHandler)
     let listNames = try connection.methodCall(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
       interface: "org.freedesktop.DBus", member: "ListNames")
@@ -134,6 +128,46 @@ final class PlayerSession {
         PlayerSession.from(context).namesListed(BusMessage(borrowing: message!))
         return 0
       })
+  }
+
+  /// Every match rule's handler: the signal to ``signalArrived(_:)``.
+  private static let signalHandler: sd_bus_message_handler_t = { message, context, _ in
+    PlayerSession.from(context).signalArrived(BusMessage(borrowing: message!))
+    return 0
+  }
+
+  /// Listens to the signals of connection `owner` (a player's): its `PropertiesChanged` and
+  /// `Seeked`, unless it is muted for a flood.
+  private func follow(_ owner: String) {
+    guard matches[owner] == nil, muted[owner] == nil else { return }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let rules = [
+      "type='signal',sender='\(owner)',path='\(Self.playerPath)',"
+        + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        + "arg0='\(Self.playerInterface)'",
+      "type='signal',sender='\(owner)',path='\(Self.playerPath)',"
+        + "interface='\(Self.playerInterface)',member='Seeked'",
+    ]
+    var slots: [OpaquePointer] = []
+    for rule in rules {
+      if let slot = try? connection.addMatch(rule, context: context, handler: Self.signalHandler) {
+        slots.append(slot)
+      }
+    }
+    matches[owner] = slots
+  }
+
+  /// Stops listening to connection `owner`'s signals.
+  private func unfollow(_ owner: String) {
+    for slot in matches.removeValue(forKey: owner) ?? [] { connection.removeMatch(slot) }
+  }
+
+  /// Connection `owner` owns no player name any more: forgotten.
+  private func forget(_ owner: String) {
+    guard registry.names(ownedBy: owner).isEmpty else { return }
+    unfollow(owner)
+    budgets[owner] = nil
+    muted[owner] = nil
   }
 
   private static func from(_ context: UnsafeMutableRawPointer?) -> PlayerSession {
@@ -166,7 +200,7 @@ final class PlayerSession {
         registry.preference = preference
         changed = true
       }
-      let nextReread = askForSkippedSignals(now: monotonicSeconds())
+      let nextReread = followMutedAgain(now: monotonicSeconds())
       if changed {
         changed = false
         feed.post(registry.nowPlaying)
@@ -241,25 +275,32 @@ final class PlayerSession {
       }
       registry.loaded(busName)
       changed = true
-    } else if let sender = reply.sender, registry.isOwner(busName, sender) {
+    } else if let sender = reply.sender {
+      let ownerWasKnown = registry.players[busName]?.owner != nil
+      guard registry.isOwner(busName, sender) else { return }
       registry.loaded(busName)
       apply(properties: reply, to: [busName])
+      if !ownerWasKnown {
+        // Listed at start-up: its signals are followed from now on, and what changed before
+        // the match rules took hold is read once more.
+        follow(sender)
+        requestProperties(of: busName)
+      }
     }
     if askAgain { requestProperties(of: busName) }
   }
 
-  /// Sends the `GetAll`s that make up for skipped signals once they are due; returns when the
-  /// next one is.
-  private func askForSkippedSignals(now: Double) -> Double? {
-    guard !rereads.isEmpty else { return nil }
+  /// Follows the connections muted for a flood again once their time is up, and reads their
+  /// players afresh; returns when the next one is due.
+  private func followMutedAgain(now: Double) -> Double? {
+    guard !muted.isEmpty else { return nil }
     var next: Double?
-    for (busName, due) in rereads {
+    for (owner, due) in muted {
       if due <= now {
-        rereads[busName] = nil
-        if let owner = registry.players[busName]?.owner {
-          _ = budgets[owner]?.admit(at: now)
-          requestProperties(of: busName)
-        }
+        muted[owner] = nil
+        budgets[owner] = nil
+        follow(owner)
+        for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
       } else {
         next = min(next ?? due, due)
       }
@@ -283,22 +324,19 @@ final class PlayerSession {
       signal.readString() != nil, let newOwner = signal.readString(),
       PlayerRegistry.isPlayerName(name)
     else { return }
+    let previousOwner = registry.players[name]?.owner
     if newOwner.isEmpty {
-      if let owner = registry.players[name]?.owner {
-        registry.vanished(name)
-        if registry.names(ownedBy: owner).isEmpty { budgets[owner] = nil }
-      } else {
-        registry.vanished(name)
-      }
-      rereads[name] = nil
+      registry.vanished(name)
       if let pending = inFlight.removeValue(forKey: name) {
         pendingProperties[pending.cookie] = nil
       }
       silentPlayers.remove(name)
     } else {
       registry.appeared(name, owner: newOwner)
+      follow(newOwner)
       requestProperties(of: name, fresh: true)
     }
+    if let previousOwner, previousOwner != newOwner { forget(previousOwner) }
     changed = true
   }
 
@@ -312,10 +350,13 @@ final class PlayerSession {
     let admitted = budget.admit(at: now)
     budgets[sender] = budget
     guard admitted else {
-      // Read later, all at once.
+      // A flood: the bus stops sending this connection's signals for a while; its players are
+      // read afresh after (``followMutedAgain(now:)``).
       flooded = true
-      for name in names where rereads[name] == nil {
-        rereads[name] = budget.nextAdmission(after: now)
+      unfollow(sender)
+      if muted[sender] == nil {
+        muted[sender] = now + Self.floodMuteSeconds
+        debug("MPRIS: \(sender) sends too many signals; not listened to for a second")
       }
       return []
     }
