@@ -1,0 +1,183 @@
+import Glibc
+import PulseBarAudio
+import PulseBarCore
+import PulseBarPlayers
+import PulseBarSystem
+
+/// A live `pulsebar run`: start-up (the deliveries, the socket, the players, the engine),
+/// reload and shutdown, around an input ``RunCommand`` made.
+///
+/// What a reload applies now and what waits for a restart is ``ReloadPlan``'s decision; this
+/// type reads the file, logs the plan and hands the configuration to the engine.
+final class Daemon {
+  private let source: CaptureSource
+  private let sampleRate: Int
+  /// The configuration the daemon started with: what restart-only keys keep.
+  private let configuration: Configuration
+  private let options: RunOptions
+  private let logger: Logger
+  private let notifier: SystemdNotifier?
+  private var players: PlayerWatcher?
+
+  init(
+    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions
+  ) {
+    self.source = source
+    self.sampleRate = sampleRate
+    self.configuration = configuration
+    self.options = options
+    logger = Logger(verbose: options.verbose)
+    notifier = SystemdNotifier.fromEnvironment()
+  }
+
+  /// Runs until a stop signal, the end of the input or a closed stdout; the exit status.
+  func run() -> Int32 {
+    guard
+      let (pipeline, key) = RunCommand.makePipeline(
+        configuration: configuration, sampleRate: sampleRate)
+    else { return 2 }
+    // The terminal view refuses before anything starts when stdout is not a terminal.
+    var terminal: TerminalDelivery?
+    if options.foreground {
+      do {
+        terminal = TerminalDelivery(
+          view: try TerminalView(configuration: configuration), configuration: configuration)
+      } catch {
+        Console.error("pulsebar: \(error)\n")
+        return 2
+      }
+    }
+    guard let signals = SignalReceiver.blockingDaemonSignals(command: "pulsebar") else {
+      return 1
+    }
+    let socket: SocketHandler?
+    do {
+      socket = try DaemonSocket.open(
+        socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
+        logger: logger)
+      try socket?.start()
+    } catch {
+      logger.error("\(error)")
+      return 1
+    }
+    // In the foreground the terminal view owns stdout.
+    var deliveries: [FrameDelivery] = []
+    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
+    if let socket { deliveries.append(socket) }
+    if let terminal {
+      deliveries.append(terminal)
+      if let socket { terminal.socketFigures = { (socket.clientCount, socket.droppedFrames) } }
+    }
+    players = startPlayers()
+    let (engine, buffer) = makeEngine(
+      pipeline: pipeline, deliveries: deliveries, signals: signals)
+    let status = run(engine, buffer: buffer, terminal: terminal)
+    notifier?.stopping()
+    socket?.stop()
+    players?.stop()
+    source.stop()
+    return status
+  }
+
+  /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
+  /// fifo is not what the desktop's players play). Without a bus: one line, and the audio
+  /// alone decides the state.
+  private func startPlayers() -> PlayerWatcher? {
+    guard configuration.input.isAudioServer else { return nil }
+    let logger = logger
+    do {
+      return try PlayerWatcher.start(
+        preference: configuration.players, log: { logger.warning($0) },
+        debug: { logger.debug($0) })
+    } catch {
+      logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
+      return nil
+    }
+  }
+
+  /// The engine, and the capture buffer the source is to fill.
+  private func makeEngine(
+    pipeline: FramePipeline, deliveries: [FrameDelivery], signals: SignalReceiver
+  ) -> (Engine, CaptureBuffer) {
+    // Half a second: seven steady PulseAudio fragments, PipeWire's largest quantum (8192) twice.
+    // Audio older than that when the engine reads is overwritten; the frame drawn after a
+    // stall shows the newest audio anyway, and every page of the ring is resident as it
+    // cycles, so a longer ring is unique memory for nothing.
+    let buffer = CaptureBuffer(
+      sampleRate: sampleRate, channels: configuration.channels.count, fps: configuration.fps,
+      seconds: 0.5)
+    let engine = Engine(
+      pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
+      signals: signals, reload: { [unowned self] in reload() }, players: players?.feed)
+    // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
+    // (a stream set up, playback starting), leaves the resident set after it; what the frames
+    // use faults back in (bench/README.md "Memory"). State changes are seconds apart at the
+    // least.
+    let notifier = notifier
+    let logger = logger
+    engine.onStatus = { status in
+      notifier?.status(status)
+      ResidentPages.releaseCleanFileMappings()
+    }
+    engine.onFrameRate = { rate in
+      logger.debug("analysing \(rate) frames a second (the fastest consumer's rate)")
+    }
+    return (engine, buffer)
+  }
+
+  /// Starts the capture and runs the engine (in the terminal view with `--foreground`, whose
+  /// log file takes the capture's lines from the start), with the systemd notifications and
+  /// the watchdog around it.
+  private func run(_ engine: Engine, buffer: CaptureBuffer, terminal: TerminalDelivery?) -> Int32 {
+    var stderrLog: StderrRedirection?
+    if let view = terminal?.view {
+      // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.
+      engine.input = (view.inputDescriptor, { !view.handleInput() })
+      // Log lines would scribble over the full-screen view: they go to a file meanwhile.
+      stderrLog = StderrRedirection(
+        path: (environment("XDG_RUNTIME_DIR") ?? "/tmp") + "/pulsebar-foreground.log")
+      view.enter()
+    }
+    defer {
+      terminal?.view.restore()
+      stderrLog?.restore()
+    }
+    source.start(into: buffer)
+    notifier?.ready(status: "capturing \(configuration.input)")
+    let health = engine.health
+    notifier?.startWatchdog { limit in health.isHealthy(limit: limit) }
+    let released = ResidentPages.releaseCleanFileMappings()
+    logger.debug("released \(released.kilobytes) kB of start-up pages")
+    return engine.run()
+  }
+
+  /// SIGHUP or SIGUSR1: the config file read again, with the command line's overrides; what
+  /// ``ReloadPlan`` applies now, or `nil` (logged) to keep the old one.
+  private func reload() -> Configuration? {
+    notifier?.reloading()
+    defer { notifier?.ready(status: "reloaded") }
+    logger.debug("reload: reading \(options.configPath ?? ConfigLoading.defaultPath())")
+    do {
+      let plan = ReloadPlan(
+        running: configuration,
+        reloaded: try ConfigLoading.apply(
+          options.overrides, to: ConfigLoading.load(path: options.configPath)))
+      if let notice = plan.notice { logger.notice(notice) }
+      let reloaded = plan.applied
+      // The config's own bar count must lay out (the parser already refuses odd bars in
+      // stereo; this catches more bars than the transform has bins at this rate).
+      if let problem = LayoutCheck.problem(
+        bars: reloaded.bars, configuration: reloaded, sampleRate: sampleRate)
+      {
+        logger.error("config not reloaded, keeping the old one: \(problem)")
+        return nil
+      }
+      players?.preference.post(reloaded.players)
+      logger.debug("reload: new config in effect")
+      return reloaded
+    } catch {
+      logger.error("config not reloaded, keeping the old one: \(error)")
+      return nil
+    }
+  }
+}
