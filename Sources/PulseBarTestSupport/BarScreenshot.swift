@@ -112,6 +112,11 @@ package struct BarScreenshot: Sendable {
     box.filter { x in rows.contains { !pixel(x, $0).isNear(Self.background, tolerance: 24) } }
   }
 
+  /// Ink pixels per column of `box` (on rows `rows`): changes when a bar's height does.
+  package func inkProfile(in box: Range<Int>, rows: ClosedRange<Int>) -> [Int] {
+    box.map { x in rows.count { !pixel(x, $0).isNear(Self.background, tolerance: 24) } }
+  }
+
   /// True when a pixel of `color` shows in `box` on rows `rows`: `color` drawn over the black
   /// background with a coverage of at least 85 % (thin strokes, Ø's dots, never reach 100 %
   /// under antialiasing), each channel within 6.

@@ -6,16 +6,18 @@ import PulseBarSystem
 package enum MPRISFixtures {
   /// A 30 s tone tagged with `title`, artist "The Band" and album "Debut" (FLAC Vorbis
   /// comments, written by sox). Returns its path.
-  package static func taggedTrack(in directory: String, _ name: String, title: String, hertz: Int)
-    throws(SpawnError) -> String
-  {
+  /// `effects` are sox effects after the tone (`["tremolo", "1.5", "90"]`: a level that rises
+  /// and falls, so the bars move).
+  package static func taggedTrack(
+    in directory: String, _ name: String, title: String, hertz: Int, effects: [String] = []
+  ) throws(SpawnError) -> String {
     let path = "\(directory)/\(name).flac"
     let sox = try ChildProcess(
       "sox",
       [
         "-n", "--comment", "TITLE=\(title)", "--add-comment", "ARTIST=The Band", "--add-comment",
         "ALBUM=Debut", path, "synth", "30", "sine", "\(hertz)", "vol", "0.5",
-      ])
+      ] + effects)
     guard try sox.waitForExit(timeout: 60) == 0 else {
       throw SpawnError(message: "sox: \(sox.standardError)")
     }

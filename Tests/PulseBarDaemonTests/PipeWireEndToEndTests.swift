@@ -44,7 +44,7 @@ struct PipeWireEndToEndTests {
       $0.string("player") == "mpv" && $0.string("title") == "First Song"
     }
     #expect(appeared != nil, "mpv never appeared: \(daemon.process.standardError)")
-    #expect(daemon.waitForFrame(timeout: 5) { $0.state == "paused" } != nil, "not paused")
+    #expect(daemon.waitForFrame(timeout: 15) { $0.state == "paused" } != nil, "not paused")
     player.send(SIGKILL)
   }
 

@@ -23,7 +23,9 @@ final class RealBarDesktop {
     bus = try PrivateSessionBus(directory: server.directory)
     session = try BarSession(monospace: monospace)
     session.share(server.directory)
-    track = try MPRISFixtures.taggedTrack(in: server.directory, "song", title: title, hertz: 440)
+    // A tone whose level rises and falls twice a second: the bars move all the time.
+    track = try MPRISFixtures.taggedTrack(
+      in: server.directory, "song", title: title, hertz: 440, effects: ["tremolo", "2", "90"])
     chmod(track, 0o644)
     mkdir(session.directory + "/config", 0o755)
     mkdir(session.directory + "/config/pulsebar", 0o755)
@@ -168,8 +170,8 @@ enum RealBarChecks {
     // Playing: drawn, then 3 s of frames at one width.
     try desktop.play()
     #expect(desktop.waitForState("playing"), failure("the daemon never played"))
-    guard let (first, _) = try waitFor(bar, timeout: 20, { isState($0, "playing") }) else {
-      Issue.record(failure("no playing module drawn in 20 s"))
+    guard let (first, _) = try waitFor(bar, timeout: 45, { isState($0, "playing") }) else {
+      Issue.record(failure("no playing module drawn in 45 s"))
       return widths
     }
     save("playing", first.shot)
@@ -179,25 +181,25 @@ enum RealBarChecks {
     while ChildProcess.now() - start < 3 {
       guard let seen = module(in: try bar.screenshot()) else { continue }
       widths["playing", default: []].insert(seen.box.count)
-      images.insert(seen.shot.inkColumns(in: seen.box, rows: seen.rows))
+      images.insert(seen.shot.inkProfile(in: seen.box, rows: seen.rows))
       usleep(200_000)
     }
     #expect(images.count >= 2, failure("the module did not change in 3 s of music"))
     // Paused, stopped.
     try desktop.control("pause")
     #expect(desktop.waitForState("paused"), failure("the daemon never paused"))
-    if let (paused, _) = try waitFor(bar, timeout: 10, { isState($0, "paused") }) {
+    if let (paused, _) = try waitFor(bar, timeout: 30, { isState($0, "paused") }) {
       widths["paused", default: []].insert(paused.box.count)
       save("paused", paused.shot)
     } else {
-      Issue.record(failure("no paused module in 10 s"))
+      Issue.record(failure("no paused module in 30 s"))
     }
     try desktop.stopMusic()
     #expect(desktop.waitForState("stopped"), failure("the daemon never stopped"))
-    if let (stopped, _) = try waitFor(bar, timeout: 10, { isState($0, "stopped") }) {
+    if let (stopped, _) = try waitFor(bar, timeout: 30, { isState($0, "stopped") }) {
       widths["stopped", default: []].insert(stopped.box.count)
     } else {
-      Issue.record(failure("no stopped module in 10 s"))
+      Issue.record(failure("no stopped module in 30 s"))
     }
     // Offline within 1 s of SIGKILL.
     try desktop.killDaemon()
@@ -214,10 +216,10 @@ enum RealBarChecks {
     // Back with the daemon and the music.
     try desktop.startDaemon()
     try desktop.play()
-    if let (back, _) = try waitFor(bar, timeout: 20, { isState($0, "playing") }) {
+    if let (back, _) = try waitFor(bar, timeout: 45, { isState($0, "playing") }) {
       widths["restarted", default: []].insert(back.box.count)
     } else {
-      Issue.record(failure("no playing module in 20 s after the restart"))
+      Issue.record(failure("no playing module in 45 s after the restart"))
     }
     let all = widths.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
     print("\(bar.name): module widths \(widths.mapValues { $0.sorted() })")
