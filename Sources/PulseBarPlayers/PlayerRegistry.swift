@@ -38,7 +38,7 @@ package struct PlayerRegistry: Sendable {
   }
 
   /// The prefix every MPRIS bus name starts with.
-  package static let busNamePrefix = "org.mpris.MediaPlayer2."
+  package static let busNamePrefix = PlayerPreference.busNamePrefix
 
   package private(set) var players: [String: Player] = [:]
   /// `players.ignore` and `players.prefer`: which players count, and which wins among those

@@ -55,13 +55,13 @@ import Testing
       var visible: String
       switch format {
       case .text where markup == .pango:
-        visible = try Self.pangoText(line)
+        visible = try PangoReader.text(line)
       case .text:
         visible = line
       case .waybar:
         let object = try Self.jsonObject(line)
-        visible = try Self.pangoText(try #require(object["text"] as? String))
-        let tooltip = try Self.pangoText(try #require(object["tooltip"] as? String))
+        visible = try PangoReader.text(try #require(object["text"] as? String))
+        let tooltip = try PangoReader.text(try #require(object["tooltip"] as? String))
         #expect(Self.controls(in: tooltip).isEmpty, "\(context)")
         #expect(tooltip.contains("<b>") && tooltip.contains("%{F#f00}"), "\(context): \(tooltip)")
       case .json:
@@ -122,9 +122,13 @@ import Testing
     return try #require(object as? [String: Any])
   }
 
-  /// The text Pango draws for `markup` (``PangoReader``: only pulsebar's own tags, balanced,
-  /// and no `&` that is not an entity, which would be a markup error in Waybar).
-  static func pangoText(_ markup: String) throws -> String {
-    try PangoReader.text(markup)
+}
+
+extension UntrustedText {
+  /// `text` escaped for `dialect`, as a string (what ``append(_:as:to:)`` writes).
+  fileprivate static func escaped(_ text: String, as dialect: Dialect) -> String {
+    var line = ByteLine()
+    append(text, as: dialect, to: &line)
+    return String(decoding: line.bytes, as: UTF8.self)
   }
 }

@@ -32,7 +32,8 @@ package struct PlayerPreference: Sendable, Equatable {
     }
   }
 
-  static let busNamePrefix = "org.mpris.MediaPlayer2."
+  /// The prefix every MPRIS bus name starts with.
+  package static let busNamePrefix = "org.mpris.MediaPlayer2."
 
   /// The part after `org.mpris.MediaPlayer2.` (the whole name when it lacks the prefix).
   private static func suffix(_ busName: String) -> Substring {

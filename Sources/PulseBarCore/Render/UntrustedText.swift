@@ -115,13 +115,6 @@ package enum UntrustedText {
     }
   }
 
-  /// `text` escaped for `dialect`, as a string.
-  package static func escaped(_ text: String, as dialect: Dialect) -> String {
-    var line = ByteLine()
-    append(text, as: dialect, to: &line)
-    return String(decoding: line.bytes, as: UTF8.self)
-  }
-
   /// The Pango entity for `&`, `<` and `>`.
   private static func entity(for scalar: Unicode.Scalar) -> StaticString? {
     switch scalar {
