@@ -70,7 +70,7 @@ import Testing
     #expect(last <= audioSeconds + 0.1, "time \(last) after \(audioSeconds) s of audio")
     #expect(last >= audioSeconds - 2.0 / 60, "time \(last) after \(audioSeconds) s of audio")
     // 120 audio frames; a player change between two chunks is shown by rendering the frame
-    // again, at most once a period (a frame for each of the 100 changes made 190 before).
+    // again, at most once a period (a frame for every change would be 220).
     #expect(recorder.times.count <= 170, "\(recorder.times.count) frames for 120 of audio")
   }
 }
