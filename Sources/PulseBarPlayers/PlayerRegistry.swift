@@ -35,6 +35,8 @@ package struct PlayerRegistry: Sendable {
     /// Its properties have arrived (or it failed to answer): until then it is not shown, so
     /// no frame names a player without its track.
     package var loaded = false
+    /// Its `DesktopEntry` (the root interface's), when it said.
+    package var desktopEntry: String?
   }
 
   /// The prefix every MPRIS bus name starts with.
@@ -46,6 +48,8 @@ package struct PlayerRegistry: Sendable {
   package var preference = PlayerPreference()
   /// The names each connection owns (most own one).
   private var namesByOwner: [String: [String]] = [:]
+  /// The process behind each connection, as the bus said (`GetConnectionUnixProcessID`).
+  private var processIDs: [String: Int32] = [:]
   private var clock: UInt64 = 0
 
   package init() {}
@@ -74,7 +78,24 @@ package struct PlayerRegistry: Sendable {
       return
     }
     namesByOwner[owner]?.removeAll { $0 == busName }
-    if namesByOwner[owner]?.isEmpty == true { namesByOwner[owner] = nil }
+    if namesByOwner[owner]?.isEmpty == true {
+      namesByOwner[owner] = nil
+      processIDs[owner] = nil
+    }
+  }
+
+  /// The bus said which process connection `owner` is; kept while it owns a player's name.
+  package mutating func update(owner: String, processID: Int32) {
+    guard namesByOwner[owner] != nil, processID > 0 else { return }
+    processIDs[owner] = processID
+  }
+
+  /// Whether the process behind connection `owner` is known.
+  package func knowsProcess(of owner: String) -> Bool { processIDs[owner] != nil }
+
+  /// The player's `DesktopEntry` (an empty one counts as none).
+  package mutating func update(_ busName: String, desktopEntry: String) {
+    players[busName]?.desktopEntry = desktopEntry.isEmpty ? nil : desktopEntry
   }
 
   /// Whether a message from connection `sender` may speak for `busName`: the player is there
@@ -156,7 +177,8 @@ package struct PlayerRegistry: Sendable {
       player: String(player.busName.dropFirst(Self.busNamePrefix.count)), status: player.status,
       title: player.title, artist: player.artist, album: player.album, length: player.length,
       position: player.position?.microseconds, rate: player.position?.rate ?? 1,
-      positionTime: player.position?.sampledAt ?? 0)
+      positionTime: player.position?.sampledAt ?? 0,
+      processID: player.owner.flatMap { processIDs[$0] }, desktopEntry: player.desktopEntry)
   }
 }
 

@@ -78,6 +78,14 @@ final class PlayerSession {
   private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
   /// The same calls by cookie: cookie → the bus name asked.
   private var pendingProperties: [UInt64: String] = [:]
+  /// Calls that ask who a player is, by cookie: the process behind a connection (by its unique
+  /// name), or a player's `DesktopEntry` (by its bus name).
+  private var identityCalls: [UInt64: IdentityCall] = [:]
+  /// What an identity call asks.
+  private enum IdentityCall {
+    case process(owner: String)
+    case desktopEntry(busName: String)
+  }
   /// Players already said (at `-v`) not to answer.
   private var silentPlayers: Set<String> = []
   /// Something the engine shows changed since the last publish.
@@ -285,9 +293,66 @@ final class PlayerSession {
         // the match rules took hold is read once more.
         follow(sender)
         requestProperties(of: busName)
+        requestIdentity(of: busName, owner: sender)
       }
     }
     if askAgain { requestProperties(of: busName) }
+  }
+
+  /// Asks the bus for the process behind `owner` (unless known) and the player for its
+  /// `DesktopEntry`: what ties its audio streams to it (``PlayerStreamSelection``).
+  private func requestIdentity(of busName: String, owner: String) {
+    var calls: [(BusMessage, IdentityCall)] = []
+    if !registry.knowsProcess(of: owner),
+      !identityCalls.values.contains(where: {
+        if case .process(let pending) = $0 { return pending == owner }
+        return false
+      }),
+      let call = try? connection.methodCall(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+        arguments: [owner])
+    {
+      calls.append((call, .process(owner: owner)))
+    }
+    if let call = try? connection.methodCall(
+      destination: busName, path: Self.playerPath, interface: "org.freedesktop.DBus.Properties",
+      member: "Get", arguments: ["org.mpris.MediaPlayer2", "DesktopEntry"])
+    {
+      calls.append((call, .desktopEntry(busName: busName)))
+    }
+    for (call, kind) in calls {
+      guard
+        let cookie = try? connection.callAsync(
+          call, context: Unmanaged.passUnretained(self).toOpaque(),
+          timeoutMicroseconds: Self.methodTimeoutMicroseconds,
+          handler: { message, context, _ in
+            PlayerSession.from(context).identityArrived(BusMessage(borrowing: message!))
+            return 0
+          })
+      else { continue }
+      identityCalls[cookie] = kind
+    }
+  }
+
+  /// A process id or a desktop entry arrived; an error or a released name changes nothing.
+  private func identityArrived(_ reply: BusMessage) {
+    guard let cookie = reply.replyCookie, let call = identityCalls.removeValue(forKey: cookie),
+      reply.errorText == nil
+    else { return }
+    switch call {
+    case .process(let owner):
+      guard reply.sender == "org.freedesktop.DBus",
+        let pid = reply.readNumber(type: UInt8(ascii: "u")), pid > 1, pid < 4_194_304
+      else { return }
+      registry.update(owner: owner, processID: Int32(pid))
+    case .desktopEntry(let busName):
+      guard let sender = reply.sender, registry.isOwner(busName, sender),
+        reply.enter(UInt8(ascii: "v"), "s"), let entry = reply.readString(maximumBytes: 255)
+      else { return }
+      registry.update(busName, desktopEntry: entry)
+    }
+    changed = true
   }
 
   /// Follows the connections muted for a flood again once their time is up, and reads their
@@ -335,6 +400,7 @@ final class PlayerSession {
       registry.appeared(name, owner: newOwner)
       follow(newOwner)
       requestProperties(of: name, fresh: true)
+      requestIdentity(of: name, owner: newOwner)
     }
     if let previousOwner, previousOwner != newOwner { forget(previousOwner) }
     changed = true

@@ -18,10 +18,18 @@ package protocol CaptureSource: AnyObject, Sendable {
   /// here and keep their place in the input; PulseAudio's record stream has its channel count
   /// and fragment size fixed when it is made, so ``PulseSource`` rebuilds it.
   func formatChanged()
+  /// The active MPRIS player changed, or started or stopped playing (`nil`: none). Sources
+  /// with `input.scope = player` record its streams while it plays; others ignore it. Called
+  /// on the engine thread.
+  func follow(player: PlayerAudioIdentity?)
+  /// `input.scope` changed on a reload. Called on the engine thread.
+  func scopeChanged(_ scope: CaptureScope)
 }
 
 extension CaptureSource {
   package func formatChanged() {}
+  package func follow(player: PlayerAudioIdentity?) {}
+  package func scopeChanged(_ scope: CaptureScope) {}
 }
 
 /// A source whose library work can run on the engine's own thread: the engine's wait is the

@@ -115,8 +115,16 @@ extension PulseConnection {
   ) {
     assertOnLoop()
     guard replied == context, end == 0, let input = info?.pointee else { return }
-    sinkInputs.update(index: input.index, sink: input.sink, corked: input.corked != 0)
-    updateActivity()
+    func property(_ key: String) -> String? {
+      pa_proplist_gets(input.proplist, key).map { String(cString: $0) }
+    }
+    sinkInputs.update(
+      index: input.index, sink: input.sink, corked: input.corked != 0,
+      application: SinkInputTable.ApplicationProperties(
+        processID: property("application.process.id").flatMap { Int32($0) },
+        binary: property("application.process.binary"), name: property("application.name")))
+    failedInputs.remove(input.index)
+    reconcileScope()
   }
 
   // MARK: - Events
@@ -132,7 +140,8 @@ extension PulseConnection {
     case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
       if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
         sinkInputs.remove(index: index)
-        updateActivity()
+        failedInputs.remove(index)
+        reconcileScope()
       } else {
         release(
           pa_context_get_sink_input_info(

@@ -86,8 +86,9 @@ extension PulseConnection {
     // source must stay where it was asked to be.
     if settings.sourceName != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }
     buffer.discardAll()
+    let described = describedSource
     buffer.updateStatus {
-      $0.sourceName = source
+      $0.sourceName = described
       $0.generation &+= 1
     }
     if pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(rawValue: flags))
@@ -128,8 +129,9 @@ extension PulseConnection {
     if let source = device {
       debug?("PulseAudio: the server moved the record stream to \(source)")
       buffer.discardAll()
+      let described = describedSource
       buffer.updateStatus {
-        $0.sourceName = source
+        $0.sourceName = described
         $0.generation &+= 1
       }
       // Which sink the new monitor belongs to, so a player there uncorks the stream before
@@ -156,7 +158,9 @@ extension PulseConnection {
       var data: UnsafeRawPointer?
       var length = 0
       guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
-      if let data {
+      // While the player's own streams are recorded, the output's fragments (the last ones
+      // before its cork) are dropped, so two signals never interleave in the buffer.
+      if let data, !recordsPlayer {
         if streamIsInt16 {
           writeConverting(
             UnsafeBufferPointer(
@@ -181,7 +185,7 @@ extension PulseConnection {
   // MARK: - Fragment size
 
   /// The record stream's buffer attributes with the onset or the steady fragment.
-  private func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?)
+  func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?)
     -> pa_buffer_attr
   {
     typealias Settings = PulseSource.Settings
@@ -265,12 +269,16 @@ extension PulseConnection {
   }
 
   /// Publishes the activity and corks the stream while nothing runs (uncorks when something does).
+  /// While the player's own streams are recorded, they are what plays, and the output's stream
+  /// stays corked.
   func updateActivity() {
-    let activity = currentActivity()
+    let recordsPlayer = recordsPlayer
+    let activity = recordsPlayer ? .running : currentActivity()
     buffer.updateStatus { $0.activity = activity }
     guard let stream,
       let change = fragment.activityChanged(
-        running: activity == .running, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
+        running: activity == .running && !recordsPlayer,
+        streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
     else { return }
     let corked = change != .uncork
     debug?(

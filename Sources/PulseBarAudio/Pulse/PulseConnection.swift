@@ -40,6 +40,18 @@ final class PulseConnection {
   /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
   let scratch: UnsafeMutableBufferPointer<Float>
   var sinkInputs = SinkInputTable()
+  /// What the bars record: the active player's sink inputs or the whole output.
+  var selection: PlayerStreamSelection
+  /// The active MPRIS player, as the engine last said.
+  var player: PlayerAudioIdentity?
+  /// What is recorded now, and why (``reconcileScope()``).
+  var target = CaptureTarget.output(.noPlayer)
+  /// The record streams on the player's sink inputs, while ``target`` is the player.
+  var playerStreams: [PlayerRecordStream] = []
+  /// Sink inputs the server would not record alone; tried again once they change.
+  var failedInputs: Set<UInt32> = []
+  /// Sums the player's streams (stereo-sized; a stream may lag 50 ms behind the others).
+  let mixer: StreamMixer
   var retryTimer: OpaquePointer?
   /// Retries with back-off, one line when the server goes and one when it is back.
   var outage = OutagePolicy()
@@ -54,6 +66,9 @@ final class PulseConnection {
     self.debug = debug
     self.settings = settings
     follower = DefaultSinkFollower(followsDefault: settings.sourceName == nil)
+    selection = PlayerStreamSelection(scope: settings.scope)
+    if settings.sourceName != nil || settings.scope == .output { target = .output(.scopeIsOutput) }
+    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
     self.buffer = buffer
     // Sized for the most channels a reload can ask for, and a whole number of sample frames
     // at every channel count.
@@ -132,9 +147,11 @@ final class PulseConnection {
         "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
       )
     }
+    closePlayerStreams()
     closeStream()
     closeContext()
     sinkInputs.removeAll()
+    failedInputs.removeAll()
     follower.nothingToRecord()
     buffer.updateStatus {
       $0.connected = false
@@ -198,6 +215,7 @@ final class PulseConnection {
       api.pointee.time_free(retryTimer)
       self.retryTimer = nil
     }
+    closePlayerStreams()
     closeStream()
     closeContext()
     buffer.updateStatus {

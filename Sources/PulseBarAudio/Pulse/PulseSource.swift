@@ -1,6 +1,7 @@
 internal import CAudioLibraries
 internal import CPulse
 import Glibc
+import PulseBarCore
 import PulseBarSystem
 
 /// Records from PulseAudio: the monitor of the current default sink (following
@@ -30,6 +31,9 @@ package final class PulseSource: EngineDrivenCapture {
     package var fps: Int
     /// The server address (`unix:/path`), or `nil` for libpulse's default (`PULSE_SERVER`, …).
     package var server: String?
+    /// Whether the active player's streams are recorded while it plays (ignored for a named
+    /// source).
+    package var scope: CaptureScope = .player
 
     /// PipeWire's default quantum (`clock.quantum`), in frames at the graph's rate.
     package static let pipeWireQuantum = 1024
@@ -116,15 +120,15 @@ package final class PulseSource: EngineDrivenCapture {
   /// record stream's states, corking and uncorking.
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
-    server: String? = nil, log: @escaping Log = { Console.error("pulsebar: \($0)\n") },
-    debug: Log? = nil
+    server: String? = nil, scope: CaptureScope = .player,
+    log: @escaping Log = { Console.error("pulsebar: \($0)\n") }, debug: Log? = nil
   ) {
     self.log = log
     self.debug = debug
     currentSettings = Lock(
       Settings(
         sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps,
-        server: server))
+        server: server, scope: scope))
   }
 
   deinit { stop() }
@@ -209,6 +213,17 @@ package final class PulseSource: EngineDrivenCapture {
       }
       current.connection.reformat(format)
     }
+  }
+
+  /// Records the active player's streams while it plays (``PlayerStreamSelection``).
+  package func follow(player: PlayerAudioIdentity?) {
+    runtime.withLock { $0?.connection.follow(player: player) }
+  }
+
+  /// `input.scope` changed on a reload.
+  package func scopeChanged(_ scope: CaptureScope) {
+    currentSettings.withLock { $0.scope = scope }
+    runtime.withLock { $0?.connection.scopeChanged(scope) }
   }
 
   /// Disconnects and frees everything. Idempotent.

@@ -46,6 +46,10 @@ package enum ConfigKeys {
         configuration.input = input
       },
       render: { $0.input.description }),
+    choice(
+      "input", "scope", \.scope,
+      "player: while the active MPRIS player plays, its own streams alone (others' sounds do not move the bars); output: everything the default sink plays. pulse:NAME, files, fifos and stdin ignore it"
+    ),
     integer(
       "input", "raw_sample_rate", 8000...384_000, \.rawSampleRate,
       "sample rate of raw s16le PCM on a fifo or stdin"),

@@ -21,6 +21,9 @@ package struct Configuration: Sendable, Equatable {
   // MARK: [input]
   /// Where audio comes from.
   package var input = InputSpec.auto
+  /// Record the active MPRIS player's own streams while it plays, or always the whole output
+  /// (``PlayerStreamSelection``).
+  package var scope = CaptureScope.player
   /// Sample rate of raw PCM on a fifo or stdin (files carry their own).
   package var rawSampleRate = 44100
   /// Interleaved channels of raw PCM on a fifo or stdin.

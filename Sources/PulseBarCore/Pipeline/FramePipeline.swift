@@ -76,6 +76,9 @@ package final class FramePipeline {
       for consumer in consumers { consumer.renderer.nowPlaying = nowPlaying }
     }
   }
+  /// The audio is known to be someone else's than the active player's, which does not play
+  /// (`input.scope = player`): the player's `Paused` does not hold the state, the audio decides.
+  package var othersPlay = false
   /// ``nowPlaying``'s status, kept apart: a frame reads it without copying the track's texts.
   private var playerStatus: PlayerStatus?
   /// Whether the text lines are hidden (`output.hide_when`), decided per frame.
@@ -221,7 +224,7 @@ package final class FramePipeline {
     for layout in layouts { layout.process(analyzer, silent: !signalPresent) }
     scene.advance(
       to: time, activity: activity, signalPresent: signalPresent, onset: analyzer.onset,
-      player: playerStatus)
+      player: othersPlay ? nil : playerStatus)
     finishFrame()
   }
 
@@ -232,7 +235,7 @@ package final class FramePipeline {
     signalPresent = false
     scene.advance(
       to: time, activity: activity, signalPresent: false, onset: false,
-      player: playerStatus)
+      player: othersPlay ? nil : playerStatus)
     finishFrame()
   }
 

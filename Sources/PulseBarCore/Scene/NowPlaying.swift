@@ -29,12 +29,19 @@ package struct NowPlaying: Sendable, Equatable {
   /// When ``position`` was read, in monotonic seconds (the clock the engine passes as
   /// ``FrameInfo/clock``).
   package var positionTime: Double
+  /// The process that owns the player's bus name, when the bus said
+  /// (`GetConnectionUnixProcessID`): whose streams are the player's.
+  package var processID: Int32?
+  /// The player's `DesktopEntry`, when it says.
+  package var desktopEntry: String?
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
     album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
-    positionTime: Double = 0
+    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil
   ) {
+    self.processID = processID
+    self.desktopEntry = desktopEntry
     self.player = player
     self.status = status
     self.title = title
@@ -44,6 +51,12 @@ package struct NowPlaying: Sendable, Equatable {
     self.position = position
     self.rate = rate
     self.positionTime = positionTime
+  }
+
+  /// Who the player is and whether it plays, as the capture needs it.
+  package var audioIdentity: PlayerAudioIdentity {
+    PlayerAudioIdentity(
+      name: player, processID: processID, desktopEntry: desktopEntry, playing: status == .playing)
   }
 
   /// The position to show, extrapolated from ``position`` (see ``PlaybackPosition``).

@@ -108,7 +108,7 @@ package enum RunCommand {
     }
     let source = PulseSource(
       sourceName: sourceName, sampleRate: PulseSource.defaultSampleRate,
-      channels: configuration.channels.count, fps: configuration.fps,
+      channels: configuration.channels.count, fps: configuration.fps, scope: configuration.scope,
       log: { logger.warning($0) }, debug: debug)
     return (source, PulseSource.defaultSampleRate)
   }

@@ -57,6 +57,8 @@ package final class Engine {
   private var stopping = false
   /// The player feed signalled a change that is not yet in the pipeline (see the type's docs).
   private var playerChangePending = false
+  /// The player the capture was last told about.
+  private var capturedPlayer: PlayerAudioIdentity?
   /// The monotonic time the last frame was rendered at (``FrameInfo/clock``).
   private var lastRenderClock = 0.0
 
@@ -90,7 +92,7 @@ package final class Engine {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { apply(changed) }
-    if let change = players?.take() { pipeline.nowPlaying = change }
+    if let change = players?.take() { takePlayer(change) }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
@@ -132,7 +134,7 @@ package final class Engine {
         poll.update(playersIndex, .readable)
         if let change = players.take() {
           // A pause, a new track, a player gone.
-          pipeline.nowPlaying = change
+          takePlayer(change)
           playerFrameWanted = true
         }
       }
@@ -158,6 +160,20 @@ package final class Engine {
       }
     }
     return 0
+  }
+
+  /// Shows the player's new snapshot, and tells the capture who plays (it records that
+  /// player's streams with `input.scope = player`) when that changed.
+  private func takePlayer(_ change: NowPlaying?) {
+    pipeline.nowPlaying = change
+    let identity = change.map(\.audioIdentity)
+    if identity != capturedPlayer {
+      capturedPlayer = identity
+      capture?.follow(player: identity)
+      // A source on this thread has already said what it records now: in the same frame as
+      // the player's pause, so no frame shows `paused` while others play.
+      if let changed = buffer.takeStatusChange() { apply(changed) }
+    }
   }
 
   /// Whether a waiting player change is taken now: when an audio frame is due (it carries the
@@ -314,6 +330,7 @@ package final class Engine {
       pacer.reset()
     }
     status = newStatus
+    pipeline.othersPlay = newStatus.othersPlay
     // A status change (a stream corked, the server gone) shows at once.
     eventFrame()
   }
@@ -353,11 +370,13 @@ package final class Engine {
       buffer.reconfigure(format)
       capture?.formatChanged()
     }
+    capture?.scopeChanged(configuration.scope)
     let nowPlaying = pipeline.nowPlaying
     pacer.changeFrameRate(to: configuration.fps)
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
     pipeline.nowPlaying = nowPlaying
+    pipeline.othersPlay = status.othersPlay
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
     eventFrame()
