@@ -78,7 +78,7 @@ private final class PlayerBenchRun {
       sizes: TransformSizes(sampleRate: 48000))
     lowBar = layout.bands.firstIndex { $0.lowerHz <= 200 && 200 < $0.upperHz } ?? 0
     beepBar = layout.bands.firstIndex { $0.lowerHz <= 2000 && 2000 < $0.upperHz } ?? 0
-    Self.write(scope: .player, to: configPath)
+    MPRISFixtures.writeScopeConfig("player", to: configPath)
     daemon = try ChildProcess(
       binary,
       ["run", "--input", input, "--format", "json", "--bars", "8", "--config", configPath],
@@ -86,13 +86,7 @@ private final class PlayerBenchRun {
     guard daemon.readLine(timeout: 10) != nil else {
       throw PlayerBenchError(message: "no first frame: \(daemon.standardError)")
     }
-    let beeps = server.directory + "/beeps.wav"
-    try server.run(
-      "sox",
-      [
-        "-n", "-r", "44100", "-c", "2", "-b", "16", beeps, "synth", "0.1", "sine", "2000", "vol",
-        "0.5", "pad", "0", "0.4", "repeat", "239",
-      ])
+    let beeps = try MPRISFixtures.beeps(in: server.directory, seconds: 120)
     children.append(try server.play(file: beeps))
     let track = try MPRISFixtures.taggedTrack(
       in: server.directory, "tone", title: "Tone", hertz: 200)
@@ -107,12 +101,6 @@ private final class PlayerBenchRun {
     _ = try? daemon.waitForExit(timeout: 5)
     bus.stop()
     server.stop()
-  }
-
-  static func write(scope: CaptureScope, to path: String) {
-    let file = fopen(path, "w")
-    fputs("[input]\nscope = \(scope.rawValue)\n", file)
-    fclose(file)
   }
 
   /// The next line whose source satisfies `predicate`, when it arrived (seconds since the
@@ -194,7 +182,7 @@ private final class PlayerBenchRun {
     children[0].send(SIGKILL)
     _ = daemon.readLines(for: 2)
     let cpuPlayer = cpu(seconds: 10)
-    Self.write(scope: .output, to: configPath)
+    MPRISFixtures.writeScopeConfig("output", to: configPath)
     daemon.send(SIGHUP)
     _ = daemon.readLines(for: 2)
     let cpuOutput = cpu(seconds: 10)

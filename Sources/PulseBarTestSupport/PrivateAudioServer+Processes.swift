@@ -17,7 +17,8 @@ extension PrivateAudioServer {
   /// They are the children of the ``ServerGuard``'s shell, the parent of ``serverPid``, found
   /// in `/proc` (the shell itself only waits, so it is left out).
   package var serverProcesses: [ServerProcess] {
-    guard serverPid > 0, let guardPid = ProcessTable.parent(of: serverPid), let proc = opendir("/proc")
+    guard serverPid > 0, let guardPid = ProcessTable.parent(of: serverPid),
+      let proc = opendir("/proc")
     else { return [] }
     defer { closedir(proc) }
     var found: [ServerProcess] = []
