@@ -102,7 +102,11 @@ import Testing
         streamKind: "node", output: "x") == "firefox (nodes 4, 9)")
     #expect(
       CaptureTarget.output(.noPlayer).describe(streamKind: "node", output: "null.monitor")
-        == "null.monitor (output: no playing player)")
+        == "null.monitor", "nothing to explain")
+    #expect(
+      CaptureTarget.output(.notPlaying("mpv")).describe(streamKind: "node", output: "a.monitor")
+        == "a.monitor (output: mpv does not play)")
+    #expect(CaptureTarget.output(.noPlayer).reason == "output: no playing player")
     #expect(
       CaptureTarget.output(.scopeIsOutput).describe(streamKind: "node", output: "null.monitor")
         == "null.monitor")

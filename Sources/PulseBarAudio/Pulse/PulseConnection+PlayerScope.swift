@@ -96,7 +96,8 @@ extension PulseConnection {
     }
     if next != target {
       target = next
-      debug?("PulseAudio: recording \(describedSource)")
+      let what = target.streams.isEmpty ? follower.recorded ?? "nothing" : describedSource
+      debug?("PulseAudio: \(target.reason); recording \(what)")
     }
     let described = describedSource
     buffer.updateStatus {

@@ -83,18 +83,28 @@ package enum CaptureTarget: Sendable, Equatable {
     return []
   }
 
-  /// What `-v` and json's `source` say: `mpv (sink input 42)`, `output: no playing player`.
-  /// `streamKind` names the server's streams (`sink input`, `node`); `output` is the monitor
-  /// recorded for the whole output.
+  /// What json's `source` says: `mpv (sink input 42)`; the monitor recorded for the whole
+  /// output (`output`) when no player is there to explain; and why, when a player is there
+  /// but not recorded: `pb_sink_a.monitor (output: mpv does not play)`. `streamKind` names the
+  /// server's streams (`sink input`, `node`).
   package func describe(streamKind: String, output: String) -> String {
     switch self {
     case .player(let name, let streams):
       let ids = streams.map(String.init).joined(separator: ", ")
       return "\(name) (\(streamKind)\(streams.count == 1 ? "" : "s") \(ids))"
-    case .output(.scopeIsOutput): return output
-    case .output(.noPlayer): return "\(output) (output: no playing player)"
-    case .output(.notPlaying(let name)): return "\(output) (output: \(name) does not play)"
-    case .output(.noStream(let name)): return "\(output) (output: no stream of \(name) plays)"
+    case .output(.scopeIsOutput), .output(.noPlayer): return output
+    case .output: return "\(output) (\(reason))"
+    }
+  }
+
+  /// Why this is recorded, for `-v`: `output: no playing player`, `player mpv plays`.
+  package var reason: String {
+    switch self {
+    case .player(let name, _): return "player \(name) plays"
+    case .output(.scopeIsOutput): return "output: input.scope = output"
+    case .output(.noPlayer): return "output: no playing player"
+    case .output(.notPlaying(let name)): return "output: \(name) does not play"
+    case .output(.noStream(let name)): return "output: no stream of \(name) plays"
     }
   }
 }
