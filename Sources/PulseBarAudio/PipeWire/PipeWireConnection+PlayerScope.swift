@@ -81,7 +81,8 @@ extension PipeWireConnection {
     if playerStreams.isEmpty { playerDelivers = false }
     if plan.target != target {
       target = plan.target
-      debug?("PipeWire: recording \(describedSource)")
+      let monitor = followedSinkName.map { $0 + ".monitor" } ?? "nothing"
+      debug?("PipeWire: \(target.reason); recording \(recordsPlayer ? describedSource : monitor)")
     }
     let described = describedSource
     let activity = recordsPlayer ? .running : sink.map { graph.activity(onSink: $0) } ?? .none
@@ -97,14 +98,11 @@ extension PipeWireConnection {
     )
   }
 
-  /// What json's `source` and `-v` say is recorded: the player's stream nodes, or the
-  /// followed sink's monitor and why (nothing before a sink is followed).
+  /// What json's `source` says is recorded: the player's stream nodes, or the followed sink's
+  /// monitor (and why, when a player is there), nothing before a sink is followed.
   var describedSource: String {
-    guard let followedSinkName else {
-      if case .output = target { return "" }
-      return target.describe(streamKind: "node", output: "")
-    }
-    return target.describe(streamKind: "node", output: followedSinkName + ".monitor")
+    if case .output = target, followedSinkName == nil { return "" }
+    return target.describe(streamKind: "node", output: (followedSinkName ?? "") + ".monitor")
   }
 
   /// The player's streams are recorded: they are what plays.
