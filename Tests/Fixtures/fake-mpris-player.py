@@ -8,6 +8,7 @@ misbehaving as its options say. It prints one line per event on stdout ("ready",
 """
 
 import argparse
+import subprocess
 import sys
 import time
 
@@ -50,6 +51,8 @@ def parse():
     parser.add_argument("--seek-after", type=float, default=0,
                         help="seconds after start to emit Seeked(--seek-to)")
     parser.add_argument("--seek-to", type=int, default=0)
+    parser.add_argument("--play", default=None,
+                        help="an audio file a child process (paplay) plays, as a wrapper's player does")
     return parser.parse_args()
 
 
@@ -238,6 +241,11 @@ def main():
         name = PREFIX + options.name
         bus.request_name(name, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
         player.names.append(name)
+    if options.play:
+        # The audio comes from a child, as from a wrapper script's player or a browser's
+        # audio service: its stream names the child's PID, whose parent owns the bus name.
+        child = subprocess.Popen(["paplay", options.play])
+        say("playing %d" % child.pid)
     say("ready")
     if options.flood:
         GLib.timeout_add(300, lambda: flood(player, options) and False)

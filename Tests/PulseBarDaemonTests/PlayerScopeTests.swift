@@ -1,0 +1,251 @@
+import Glibc
+import PulseBarCore
+import PulseBarSystem
+import PulseBarTestSupport
+import Testing
+
+/// `input.scope`, end to end: the real daemon on a private audio server and session bus, mpv
+/// (mpv-mpris) playing a tone while `paplay`, which has no MPRIS, plays 2000 Hz beeps into the
+/// same sink. With `player` the bars follow mpv's stream alone; pausing it, a second mpv, mpv
+/// quitting, a player whose audio comes from its child process, and a reload to `output` and
+/// back are each followed. The checks are on levels and on what `source` names, never on how
+/// fast a change shows (that is `pulsebar-bench player`'s).
+@Suite("input.scope = player, end to end", .serialized)
+struct PlayerScopeTests {
+  typealias Frame = PulseEndToEndTests.Frame
+
+  /// A server kind and the daemon's `--input` on it.
+  struct Setup: Sendable, CustomStringConvertible {
+    var kind: AudioServerKind
+    var input: String
+    var description: String { "\(kind) --input \(input)" }
+  }
+
+  static let setups = [
+    Setup(kind: .pulseaudio, input: "pulse"), Setup(kind: .pipewire, input: "pulse"),
+  ]
+
+  /// The bar each tone lands in (8 bars, 50 Hz to 10 kHz, the defaults).
+  static func bar(of hertz: Float) -> Int {
+    let layout = try? BandLayout(
+      barsPerChannel: 8, lowCutoff: 50, highCutoff: 10000,
+      sizes: TransformSizes(sampleRate: 48000))
+    return layout?.bands.firstIndex { $0.lowerHz <= hertz && hertz < $0.upperHz } ?? -1
+  }
+
+  /// A private server and bus, the daemon on them with a config file that sets the scope,
+  /// the beeps playing.
+  final class Desktop {
+    let server: any PrivateAudioServer
+    let bus: PrivateSessionBus
+    let daemon: ChildProcess
+    let configPath: String
+    /// The beeps, and the wrapper's fake player.
+    private var children: [ChildProcess] = []
+    /// The mpv players started.
+    private var players: [ChildProcess] = []
+    var environment: [String: String] { server.environment.merging(bus.environment) { $1 } }
+
+    init(_ setup: Setup, scope: CaptureScope) throws {
+      try setup.kind.skipUnlessRunnable()
+      try #require(MPRISFixtures.mprisPlugin != nil, "mpv-mpris is not installed")
+      server = try setup.kind.start()
+      bus = try PrivateSessionBus(directory: server.directory)
+      configPath = server.directory + "/pulsebar.conf"
+      Self.write(scope: scope, to: configPath)
+      daemon = try ChildProcess(
+        Binary.path,
+        [
+          "run", "--input", setup.input, "--format", "json", "--bars", "8", "-v", "--config",
+          configPath,
+        ], environment: server.environment.merging(bus.environment) { $1 })
+      try #require(daemon.readLine(timeout: 10) != nil, "no first frame: \(daemon.standardError)")
+      let beeps = server.directory + "/beeps.wav"
+      try server.run(
+        "sox",
+        [
+          "-n", "-r", "44100", "-c", "2", "-b", "16", beeps, "synth", "0.1", "sine", "2000", "vol",
+          "0.5", "pad", "0", "0.4", "repeat", "119",
+        ])
+      children.append(try server.play(file: beeps))
+    }
+
+    deinit {
+      for child in children + players { child.send(SIGKILL) }
+      daemon.send(SIGTERM)
+      _ = try? daemon.waitForExit(timeout: 5)
+      bus.stop()
+      server.stop()
+    }
+
+    static func write(scope: CaptureScope, to path: String) {
+      let file = fopen(path, "w")
+      fputs("[input]\nscope = \(scope.rawValue)\n", file)
+      fclose(file)
+    }
+
+    /// A 30 s tone of `hertz` tagged `title`, played by a new mpv.
+    func mpv(_ hertz: Int) throws -> ChildProcess {
+      let track = try MPRISFixtures.taggedTrack(
+        in: server.directory, "tone\(hertz)", title: "Tone \(hertz)", hertz: hertz)
+      let player = try MPRISFixtures.mpv([track], paused: false, environment: environment)
+      players.append(player)
+      return player
+    }
+
+    /// Ends every mpv.
+    func quitPlayers() {
+      for player in players {
+        player.send(SIGTERM)
+        _ = try? player.waitForExit(timeout: 5)
+      }
+      players.removeAll()
+    }
+
+    /// The fake MPRIS player whose audio a child `paplay` plays (a wrapper script's player).
+    func wrapper(playing hertz: Int) throws -> ChildProcess {
+      let file = "\(server.directory)/wrapped-\(hertz).wav"
+      try server.run(
+        "sox",
+        ["-n", "-r", "44100", "-c", "2", "-b", "16", file, "synth", "30", "sine", "\(hertz)"])
+      let player = try ChildProcess(
+        "/usr/bin/python3", [HostilePlayerTests.script, "--name", "wrapper", "--play", file],
+        environment: environment)
+      children.append(player)
+      return player
+    }
+
+    /// `pulsebar ctl …` against this bus.
+    func control(_ arguments: [String]) throws -> Int32 {
+      try Binary.run(["ctl"] + arguments, environment: environment, timeout: 10).status
+    }
+
+    /// Rewrites the config with `scope` and reloads the daemon.
+    func reload(scope: CaptureScope) {
+      Self.write(scope: scope, to: configPath)
+      daemon.send(SIGHUP)
+    }
+
+    /// Frames until one's `source` satisfies `predicate` (each frame read on the way is in
+    /// `seen`), or nil.
+    func waitForSource(
+      timeout: Double = 20, seen: inout [Frame], _ predicate: (String) -> Bool
+    ) -> Frame? {
+      let line = daemon.waitForLine(timeout: timeout) { line in
+        let frame = Frame(line)
+        seen.append(frame)
+        return predicate(frame.source)
+      }
+      return line.map(Frame.init)
+    }
+
+    func waitForSource(timeout: Double = 20, _ predicate: (String) -> Bool) -> Frame? {
+      var seen: [Frame] = []
+      return waitForSource(timeout: timeout, seen: &seen, predicate)
+    }
+
+    /// The frames of the next `seconds`.
+    func frames(for seconds: Double) -> [Frame] { daemon.readLines(for: seconds).map(Frame.init) }
+  }
+
+  /// What a window of frames showed: one bar's highest level and its median, and the bubbles
+  /// that appeared in it.
+  struct Window {
+    let frames: [Frame]
+
+    func highest(_ bar: Int) -> Double {
+      frames.compactMap { $0.bars.dropFirst(bar).first }.max() ?? 0
+    }
+
+    func median(_ bar: Int) -> Double {
+      let levels = frames.compactMap { $0.bars.dropFirst(bar).first }.sorted()
+      return levels.isEmpty ? 0 : levels[levels.count / 2]
+    }
+
+    /// Bubble ids in the window's frames that its first frame did not have.
+    var newBubbles: Set<Int> {
+      guard let first = frames.first else { return [] }
+      return Set(frames.flatMap(Self.bubbleIds)).subtracting(Self.bubbleIds(first))
+    }
+
+    static func bubbleIds(_ frame: Frame) -> [Int] {
+      frame.line.split(separator: "\"id\":").dropFirst().compactMap {
+        Int($0.prefix { $0.isNumber })
+      }
+    }
+
+    var summary: String {
+      "bars 200 Hz \(highest(PlayerScopeTests.bar(of: 200))) 2000 Hz \(highest(PlayerScopeTests.bar(of: 2000))), "
+        + "new bubbles \(newBubbles.count), sources \(Set(frames.map(\.source)))"
+    }
+  }
+
+  @Test(
+    "the bars follow mpv's stream alone, the beeps show when it pauses or quits or with output",
+    arguments: setups)
+  func followsThePlayer(_ setup: Setup) throws {
+    let desktop = try Desktop(setup, scope: .player)
+    let low = Self.bar(of: 200)
+    let beep = Self.bar(of: 2000)
+    try #require(low >= 0 && beep > low)
+    _ = try desktop.mpv(200)
+    let recorded = desktop.waitForSource { $0.hasPrefix("mpv (") }
+    try #require(recorded != nil, "mpv's stream never recorded: \(desktop.daemon.standardError)")
+    _ = desktop.frames(for: 1)
+    let player = Window(frames: desktop.frames(for: 2.5))
+    #expect(player.median(low) >= 0.8, "\(player.summary)")
+    #expect(player.highest(beep) <= 0.05, "the beeps leak: \(player.summary)")
+    #expect(player.newBubbles.isEmpty, "bubbles on the beeps: \(player.summary)")
+
+    // Live to output and back: the beeps show, and spawn bubbles.
+    desktop.reload(scope: .output)
+    let output = desktop.waitForSource { !$0.contains("mpv") }
+    #expect(output?.source == "pb_sink_a.monitor", "\(desktop.daemon.standardError)")
+    let whole = Window(frames: desktop.frames(for: 2.5))
+    #expect(whole.highest(beep) >= 0.3, "no beeps with scope output: \(whole.summary)")
+    #expect(whole.highest(low) >= 0.5, "\(whole.summary)")
+    #expect(!whole.newBubbles.isEmpty, "the beeps spawn no bubble: \(whole.summary)")
+    desktop.reload(scope: .player)
+    #expect(desktop.waitForSource { $0.hasPrefix("mpv (") } != nil, "not back to mpv")
+
+    // Paused: the whole output, the beeps playing on with no `paused` frame.
+    _ = desktop.frames(for: 0.5)
+    #expect(try desktop.control(["pause"]) == 0)
+    var seen: [Frame] = []
+    let paused = desktop.waitForSource(seen: &seen) { $0.contains("mpv does not play") }
+    #expect(paused != nil, "pausing mpv did not switch: \(Set(seen.map(\.source)))")
+    let afterPause = Window(frames: seen + desktop.frames(for: 2.5))
+    #expect(afterPause.highest(beep) >= 0.3, "\(afterPause.summary)")
+    #expect(
+      !afterPause.frames.contains { $0.state == "paused" },
+      "states after the pause: \(afterPause.frames.map(\.state))")
+
+    // Playing again, then a second mpv that plays becomes active; the first plays on.
+    #expect(try desktop.control(["play"]) == 0)
+    #expect(desktop.waitForSource { $0.hasPrefix("mpv (") } != nil, "not back to mpv")
+    let second = try desktop.mpv(1000)
+    let followed = desktop.waitForSource { $0.hasPrefix("mpv.instance") }
+    #expect(followed != nil, "the second mpv was not followed")
+    _ = desktop.frames(for: 1)
+    let secondWindow = Window(frames: desktop.frames(for: 2.5))
+    #expect(secondWindow.median(Self.bar(of: 1000)) >= 0.8, "\(secondWindow.summary)")
+    #expect(secondWindow.highest(low) <= 0.05, "the first mpv leaks: \(secondWindow.summary)")
+
+    // The second quits: back to the first; both quit: the whole output.
+    second.send(SIGTERM)
+    #expect(desktop.waitForSource { $0.hasPrefix("mpv (") } != nil, "not back to the first mpv")
+    desktop.quitPlayers()
+    #expect(desktop.waitForSource { $0 == "pb_sink_a.monitor" } != nil, "not back to the output")
+    let quit = Window(frames: desktop.frames(for: 2.5))
+    #expect(quit.highest(beep) >= 0.3, "\(quit.summary)")
+
+    // A player whose audio comes from its child: matched through the parent chain.
+    _ = try desktop.wrapper(playing: 700)
+    let wrapped = desktop.waitForSource { $0.hasPrefix("wrapper (") }
+    #expect(wrapped != nil, "the wrapper's child was not matched: \(desktop.daemon.standardError)")
+    _ = desktop.frames(for: 1)
+    let child = Window(frames: desktop.frames(for: 2.5))
+    #expect(child.median(Self.bar(of: 700)) >= 0.8, "\(child.summary)")
+    #expect(child.highest(beep) <= 0.05, "the beeps leak: \(child.summary)")
+  }
+}
