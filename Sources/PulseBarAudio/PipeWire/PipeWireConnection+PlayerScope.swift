@@ -16,6 +16,8 @@ final class PlayerCaptureStream {
   let channels: Int
   /// Its lane in the connection's ``StreamMixer``.
   var lane: Int
+  /// Its first quantum has arrived.
+  var delivered = false
 
   init(
     connection: PipeWireConnection, stream: OpaquePointer, node: UInt32, serial: UInt32,
@@ -78,7 +80,9 @@ extension PipeWireConnection {
       mixer.reset(lanes: playerStreams.count)
       for (lane, recording) in playerStreams.enumerated() { recording.lane = lane }
     }
-    if playerStreams.isEmpty { playerDelivers = false }
+    // A player's streams that all are new (another player's, or the same player's after a
+    // pause) leave the monitor recording until one of them delivers.
+    playerDelivers = playerStreams.contains { $0.delivered }
     if plan.target != target {
       target = plan.target
       let monitor = followedSinkName.map { $0 + ".monitor" } ?? "nothing"
@@ -199,9 +203,12 @@ extension PipeWireConnection {
   func playerProcess(_ recording: PlayerCaptureStream) {
     Self.withDequeuedSamples(recording.stream) { samples in
       guard !samples.isEmpty else { return }
-      if !playerDelivers {
-        playerDelivers = true
-        scheduleReconcile()
+      if !recording.delivered {
+        recording.delivered = true
+        if !playerDelivers {
+          playerDelivers = true
+          scheduleReconcile()
+        }
       }
       let channels = recording.channels
       mixer.write(samples, lane: recording.lane) { mixed in

@@ -55,8 +55,8 @@ final class PipeWireConnection {
   var target: CaptureTarget
   /// The capture streams on the player's stream nodes, while ``target`` is the player.
   var playerStreams: [PlayerCaptureStream] = []
-  /// A player stream has delivered since the player's streams were first recorded: the
-  /// monitor stream's data is dropped and it is made inactive.
+  /// One of the player's capture streams has delivered: the monitor stream's data is dropped
+  /// and it is made inactive.
   var playerDelivers = false
   /// Stream nodes whose capture stream failed; tried again once the node changes.
   var failedNodes: Set<UInt32> = []
