@@ -184,4 +184,27 @@ struct PipeWirePlayerScopeTests {
     fixture.source.scopeChanged(.player)
     expectPlayerAlone(fixture, "paplay")
   }
+
+  @Test("a reload to mono remakes the player's streams at the new channel count")
+  func reformatsThePlayersStreams() throws {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
+    let other = try fixture.server.play(tone: Self.otherTone, seconds: 10)
+    defer { for process in [player, other] { process.send(SIGKILL) } }
+    fixture.source.follow(
+      player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: true))
+    expectPlayerAlone(fixture, "tone")
+    fixture.buffer.reconfigure(CaptureFormat(channels: 1, fps: 60))
+    fixture.source.formatChanged()
+    #expect(fixture.waitDebugLine("PipeWire: recording node", count: 2), "\(fixture.debugLines)")
+    #expect(waitForHandOver(fixture, count: 2), "\(fixture.debugLines)")
+    // Mono read as stereo's left channel: every other sample, at half the rate.
+    let samples = fixture.collectPlaying(for: 0.5)
+    let (low, high) = (
+      power(at: Self.playerTone, in: samples, sampleRate: 22050),
+      power(at: Self.otherTone, in: samples, sampleRate: 22050)
+    )
+    #expect(samples.count > 44100 / 3 && low > 1000 * high, "\(samples.count) \(low) \(high)")
+  }
 }
