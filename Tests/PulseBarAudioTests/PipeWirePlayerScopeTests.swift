@@ -44,6 +44,18 @@ struct PipeWirePlayerScopeTests {
     #expect(alone.player > 1000 * alone.other, "\(alone)", sourceLocation: sourceLocation)
   }
 
+  /// A source recording the default sink's monitor while the player's tone and the other's
+  /// play (paplay each), the other's for `otherSeconds`.
+  func playingBoth(otherSeconds: Double = 10, suspendOnIdle: Bool = false) throws -> (
+    PulseCaptureFixture, player: ChildProcess, other: ChildProcess
+  ) {
+    let fixture = try PulseCaptureFixture(.pipewire, native: true, suspendOnIdle: suspendOnIdle)
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
+    let other = try fixture.server.play(tone: Self.otherTone, seconds: otherSeconds)
+    return (fixture, player, other)
+  }
+
   /// The pipewire-pulse sink input of stream node `node` (its index is the node's serial).
   func sinkInput(of node: String, _ fixture: PulseCaptureFixture) throws -> String {
     var index: Substring?
@@ -56,10 +68,7 @@ struct PipeWirePlayerScopeTests {
 
   @Test("the playing player's node alone; paused: the whole output, and others play")
   func recordsThePlayerAlone() throws {
-    let fixture = try PulseCaptureFixture(.pipewire, native: true)
-    #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
-    let other = try fixture.server.play(tone: Self.otherTone, seconds: 10)
+    let (fixture, player, other) = try playingBoth()
     defer { for process in [player, other] { process.send(SIGKILL) } }
     #expect(fixture.wait(PulseCaptureFixture.serverReaction) { $0.activity == .running } != nil)
     var identity = PlayerAudioIdentity(name: "paplay", processID: player.pid, playing: true)
@@ -142,10 +151,7 @@ struct PipeWirePlayerScopeTests {
 
   @Test("the player's stream ends: the whole output; when nothing plays the sink suspends")
   func endsAndLetsTheSinkSuspend() throws {
-    let fixture = try PulseCaptureFixture(.pipewire, native: true, suspendOnIdle: true)
-    #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
-    let other = try fixture.server.play(tone: Self.otherTone, seconds: 3)
+    let (fixture, player, other) = try playingBoth(otherSeconds: 3, suspendOnIdle: true)
     defer { player.send(SIGKILL) }
     fixture.source.follow(
       player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: true))
@@ -167,11 +173,8 @@ struct PipeWirePlayerScopeTests {
 
   @Test("scope output: the whole output whoever plays; a reload to player records the player")
   func scopeOutputThenPlayer() throws {
-    let fixture = try PulseCaptureFixture(.pipewire, native: true)
-    #expect(fixture.waitRecording("pb_sink_a.monitor"))
+    let (fixture, player, other) = try playingBoth()
     fixture.source.scopeChanged(.output)
-    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
-    let other = try fixture.server.play(tone: Self.otherTone, seconds: 10)
     defer { for process in [player, other] { process.send(SIGKILL) } }
     fixture.source.follow(
       player: PlayerAudioIdentity(name: "paplay", processID: player.pid, playing: true))
@@ -187,10 +190,7 @@ struct PipeWirePlayerScopeTests {
 
   @Test("a reload to mono remakes the player's streams at the new channel count")
   func reformatsThePlayersStreams() throws {
-    let fixture = try PulseCaptureFixture(.pipewire, native: true)
-    #expect(fixture.waitRecording("pb_sink_a.monitor"))
-    let player = try fixture.server.play(tone: Self.playerTone, seconds: 10)
-    let other = try fixture.server.play(tone: Self.otherTone, seconds: 10)
+    let (fixture, player, other) = try playingBoth()
     defer { for process in [player, other] { process.send(SIGKILL) } }
     fixture.source.follow(
       player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: true))
