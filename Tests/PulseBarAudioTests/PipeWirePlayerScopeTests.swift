@@ -56,6 +56,18 @@ struct PipeWirePlayerScopeTests {
     return (fixture, player, other)
   }
 
+  /// ``playingBoth(otherSeconds:suspendOnIdle:)``, the player (named `tone`) followed and
+  /// recorded alone.
+  func recordingThePlayer() throws -> (
+    PulseCaptureFixture, player: ChildProcess, other: ChildProcess
+  ) {
+    let (fixture, player, other) = try playingBoth()
+    fixture.source.follow(
+      player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: true))
+    expectPlayerAlone(fixture, "tone")
+    return (fixture, player, other)
+  }
+
   /// The pipewire-pulse sink input of stream node `node` (its index is the node's serial).
   func sinkInput(of node: String, _ fixture: PulseCaptureFixture) throws -> String {
     var index: Substring?
@@ -190,11 +202,8 @@ struct PipeWirePlayerScopeTests {
 
   @Test("a reload to mono remakes the player's streams at the new channel count")
   func reformatsThePlayersStreams() throws {
-    let (fixture, player, other) = try playingBoth()
+    let (fixture, player, other) = try recordingThePlayer()
     defer { for process in [player, other] { process.send(SIGKILL) } }
-    fixture.source.follow(
-      player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: true))
-    expectPlayerAlone(fixture, "tone")
     fixture.buffer.reconfigure(CaptureFormat(channels: 1, fps: 60))
     fixture.source.formatChanged()
     #expect(fixture.waitDebugLine("PipeWire: recording node", count: 2), "\(fixture.debugLines)")
@@ -206,5 +215,22 @@ struct PipeWirePlayerScopeTests {
       power(at: Self.otherTone, in: samples, sampleRate: 22050)
     )
     #expect(samples.count > 44100 / 3 && low > 1000 * high, "\(samples.count) \(low) \(high)")
+  }
+
+  @Test("a default-sink switch while the player's streams deliver resets nothing")
+  func defaultSwitchKeepsThePlayer() throws {
+    let (fixture, player, other) = try recordingThePlayer()
+    defer { for process in [player, other] { process.send(SIGKILL) } }
+    let before = fixture.buffer.status
+    try fixture.server.setDefaultSinkNatively("pb_sink_b")
+    #expect(fixture.waitDebugLine("PipeWire: following the monitor of pb_sink_b"))
+    let after = fixture.buffer.status
+    #expect(after.generation == before.generation && after.sourceName == before.sourceName)
+    let alone = powers(fixture)
+    #expect(alone.player > 1000 * alone.other, "\(alone)")
+    // Once the player pauses, the new default's monitor is recorded.
+    fixture.source.follow(
+      player: PlayerAudioIdentity(name: "tone", processID: player.pid, playing: false))
+    #expect(fixture.buffer.status.sourceName.hasPrefix("pb_sink_b.monitor ("))
   }
 }

@@ -130,11 +130,15 @@ extension PipeWireConnection {
     if name != followedSinkName {
       followedSinkName = name
       debug?("PipeWire: following \(name.map { "the monitor of \($0)" } ?? "no sink")")
-      buffer.discardAll()
-      let described = describedSource
-      buffer.updateStatus {
-        $0.sourceName = described
-        $0.generation &+= 1
+      // While the player's own streams deliver, the monitor's audio is not recorded: they play
+      // on wherever the default goes, with no reset.
+      if !playerDelivers {
+        buffer.discardAll()
+        let described = describedSource
+        buffer.updateStatus {
+          $0.sourceName = described
+          $0.generation &+= 1
+        }
       }
     }
     reconcileScope()
