@@ -3,7 +3,7 @@ import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
-/// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|all]`: the project's benchmarks.
+/// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|player|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn. `desktop [pulse|pipewire]`
 /// runs the desktop bench under one audio server only.
 /// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
@@ -16,6 +16,7 @@ let benches: [(name: String, run: () -> Void)] = [
   ("picture", runPictureBench),
   ("waybar", runWaybarBench),
   ("mpris", runMPRISBench),
+  ("player", runPlayerBench),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
@@ -35,7 +36,7 @@ if wanted == "soak" {
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(
-    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, desktop, socket, picture, waybar, mpris, all)\n"
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, desktop, socket, picture, waybar, mpris, player, all)\n"
   )
   exit(2)
 }

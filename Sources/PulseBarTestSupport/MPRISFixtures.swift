@@ -24,6 +24,29 @@ package enum MPRISFixtures {
     return path
   }
 
+  /// 2000 Hz beeps, 0.1 s every 0.5 s for `seconds`, as a WAV in `directory` (what a chat or
+  /// a game without MPRIS plays beside the player). Returns its path.
+  package static func beeps(in directory: String, seconds: Int = 60) throws(SpawnError) -> String {
+    let path = "\(directory)/beeps.wav"
+    let sox = try ChildProcess(
+      "sox",
+      [
+        "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "0.1", "sine", "2000", "vol",
+        "0.5", "pad", "0", "0.4", "repeat", "\(seconds * 2 - 1)",
+      ])
+    guard try sox.waitForExit(timeout: 60) == 0 else {
+      throw SpawnError(message: "sox: \(sox.standardError)")
+    }
+    return path
+  }
+
+  /// Writes a config file that sets `input.scope` (`player` or `output`).
+  package static func writeScopeConfig(_ scope: String, to path: String) {
+    let file = fopen(path, "w")
+    fputs("[input]\nscope = \(scope)\n", file)
+    fclose(file)
+  }
+
   /// Where Debian's mpv-mpris puts the plugin, if it is installed.
   package static let mprisPlugin: String? = {
     let candidates: [String] = ["/usr/lib/mpv-mpris/mpris.so", "/etc/mpv/scripts/mpris.so"]

@@ -53,7 +53,7 @@ struct PlayerScopeTests {
       server = try setup.kind.start()
       bus = try PrivateSessionBus(directory: server.directory)
       configPath = server.directory + "/pulsebar.conf"
-      Self.write(scope: scope, to: configPath)
+      MPRISFixtures.writeScopeConfig(scope.rawValue, to: configPath)
       daemon = try ChildProcess(
         Binary.path,
         [
@@ -61,13 +61,7 @@ struct PlayerScopeTests {
           configPath,
         ], environment: server.environment.merging(bus.environment) { $1 })
       try #require(daemon.readLine(timeout: 10) != nil, "no first frame: \(daemon.standardError)")
-      let beeps = server.directory + "/beeps.wav"
-      try server.run(
-        "sox",
-        [
-          "-n", "-r", "44100", "-c", "2", "-b", "16", beeps, "synth", "0.1", "sine", "2000", "vol",
-          "0.5", "pad", "0", "0.4", "repeat", "119",
-        ])
+      let beeps = try MPRISFixtures.beeps(in: server.directory, seconds: 120)
       children.append(try server.play(file: beeps))
     }
 
@@ -77,12 +71,6 @@ struct PlayerScopeTests {
       _ = try? daemon.waitForExit(timeout: 5)
       bus.stop()
       server.stop()
-    }
-
-    static func write(scope: CaptureScope, to path: String) {
-      let file = fopen(path, "w")
-      fputs("[input]\nscope = \(scope.rawValue)\n", file)
-      fclose(file)
     }
 
     /// A 30 s tone of `hertz` tagged `title`, played by a new mpv.
@@ -123,7 +111,7 @@ struct PlayerScopeTests {
 
     /// Rewrites the config with `scope` and reloads the daemon.
     func reload(scope: CaptureScope) {
-      Self.write(scope: scope, to: configPath)
+      MPRISFixtures.writeScopeConfig(scope.rawValue, to: configPath)
       daemon.send(SIGHUP)
     }
 

@@ -15,11 +15,14 @@ final class PlayerRecordStream {
   var lane: Int
   /// Onset fragment first, steady once music plays (``RecordFragment``).
   var fragment: RecordFragment
+  /// It records s16 (the sink's own format), converted on arrival; else float.
+  let isInt16: Bool
 
   init(
     connection: PulseConnection, stream: OpaquePointer, sinkInput: UInt32, sink: UInt32, lane: Int,
-    fragment: RecordFragment
+    fragment: RecordFragment, isInt16: Bool
   ) {
+    self.isInt16 = isInt16
     self.connection = connection
     self.stream = stream
     self.sinkInput = sinkInput
@@ -124,9 +127,11 @@ extension PulseConnection {
   /// sink input is marked failed until it changes, so the output is recorded meanwhile).
   private func openPlayerStream(_ sinkInput: UInt32) -> Bool {
     guard let context, let sink = sinkInputs.sink(of: sinkInput) else { return false }
+    // The sink's own format, as the output's stream takes it (s16 is converted here, not by
+    // the server on every fragment).
     var spec = pa_sample_spec(
-      format: Self.float32NativeEndian, rate: UInt32(settings.sampleRate),
-      channels: UInt8(settings.channels))
+      format: streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian,
+      rate: UInt32(settings.sampleRate), channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture (player)", &spec, nil) else {
       return markFailed(sinkInput, "cannot create a record stream: \(errorText(context))")
     }
@@ -140,7 +145,7 @@ extension PulseConnection {
       corked: false)
     let recorded = PlayerRecordStream(
       connection: self, stream: stream, sinkInput: sinkInput, sink: sink,
-      lane: playerStreams.count, fragment: fragment)
+      lane: playerStreams.count, fragment: fragment, isInt16: streamIsInt16)
     pa_stream_set_state_callback(
       stream,
       { stream, userdata in
@@ -153,8 +158,10 @@ extension PulseConnection {
         let recorded = PlayerRecordStream.from(userdata)
         recorded.connection.playerStreamReadable(recorded)
       }, recorded.userdata)
+    let recordsInt16 = streamIsInt16
     var attributes = bufferAttributes(
-      steady: fragment.isSteady, bytesPerSample: 4, graphRate: onPipeWire ? Int(sourceRate) : nil)
+      steady: fragment.isSteady, bytesPerSample: recordsInt16 ? 2 : 4,
+      graphRate: onPipeWire ? Int(sourceRate) : nil)
     let flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
     // No device: the server records the monitor of the sink the sink input plays into.
     guard
@@ -209,6 +216,14 @@ extension PulseConnection {
     }
   }
 
+  /// One lane's samples through the mixer into the buffer.
+  private func mix(_ samples: UnsafeBufferPointer<Float>, lane: Int) {
+    let channels = settings.channels
+    mixer.write(samples, lane: lane) { mixed in
+      buffer.write(mixed, channels: channels, wakingTheReader: false)
+    }
+  }
+
   /// The read callback of a player stream: its fragments, through the mixer, into the buffer.
   /// Allocates nothing.
   private func playerStreamReadable(_ recorded: PlayerRecordStream) {
@@ -217,20 +232,25 @@ extension PulseConnection {
       var data: UnsafeRawPointer?
       var length = 0
       guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
+      let bytesPerSample = recorded.isInt16 ? 2 : 4
       if let data, recordsPlayer {
-        let samples = UnsafeBufferPointer(
-          start: data.assumingMemoryBound(to: Float.self), count: length / 4)
-        let channels = settings.channels
-        mixer.write(samples, lane: recorded.lane) { mixed in
-          buffer.write(mixed, channels: channels, wakingTheReader: false)
+        if recorded.isInt16 {
+          convert(
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: length / 2)
+          ) { mix($0, lane: recorded.lane) }
+        } else {
+          mix(
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
+            lane: recorded.lane)
         }
       }
       pa_stream_drop(stream)
       if recorded.fragment.recorded(
-        frames: length / (4 * settings.channels),
+        frames: length / (bytesPerSample * settings.channels),
         streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
       {
-        var attributes = bufferAttributes(steady: true, bytesPerSample: 4, graphRate: nil)
+        var attributes = bufferAttributes(
+          steady: true, bytesPerSample: bytesPerSample, graphRate: nil)
         release(pa_stream_set_buffer_attr(stream, &attributes, nil, nil))
       }
     }

@@ -212,13 +212,20 @@ extension PulseConnection {
 
   /// Converts s16 samples to float through the preallocated scratch and writes them.
   private func writeConverting(_ samples: UnsafeBufferPointer<Int16>) {
+    let channels = settings.channels
+    convert(samples) { buffer.write($0, channels: channels, wakingTheReader: false) }
+  }
+
+  /// Converts s16 samples to float through the preallocated scratch, a scratchful at a time
+  /// (whole sample frames), and hands each on to `body`.
+  func convert(
+    _ samples: UnsafeBufferPointer<Int16>, _ body: (UnsafeBufferPointer<Float>) -> Void
+  ) {
     var offset = 0
     while offset < samples.count {
       let count = min(scratch.count, samples.count - offset)
       for index in 0..<count { scratch[index] = Float(samples[offset + index]) * (1 / 32768) }
-      buffer.write(
-        UnsafeBufferPointer(rebasing: scratch[..<count]), channels: settings.channels,
-        wakingTheReader: false)
+      body(UnsafeBufferPointer(rebasing: scratch[..<count]))
       offset += count
     }
   }
@@ -269,15 +276,18 @@ extension PulseConnection {
   }
 
   /// Publishes the activity and corks the stream while nothing runs (uncorks when something does).
-  /// While the player's own streams are recorded, they are what plays, and the output's stream
-  /// stays corked.
+  /// While the player's own streams are recorded, they are what plays; the output's stream
+  /// still runs, its fragments dropped, because its fragment is what sets how much the sink
+  /// renders at a time: a stream that records one sink input alone asks nothing of the sink,
+  /// so without it the sink renders in the player's own small blocks, and the server and
+  /// pulsebar wake three times as often (bench/README.md, `player`).
   func updateActivity() {
-    let recordsPlayer = recordsPlayer
-    let activity = recordsPlayer ? .running : currentActivity()
+    let outputActivity = currentActivity()
+    let activity = recordsPlayer ? .running : outputActivity
     buffer.updateStatus { $0.activity = activity }
     guard let stream,
       let change = fragment.activityChanged(
-        running: activity == .running && !recordsPlayer,
+        running: outputActivity == .running,
         streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
     else { return }
     let corked = change != .uncork

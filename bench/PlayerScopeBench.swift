@@ -1,0 +1,221 @@
+import Glibc
+import PulseBarCore
+import PulseBarSystem
+import PulseBarTestSupport
+
+/// `pulsebar-bench player`: `input.scope = player` on each server and input, side by side with
+/// `output` in one run. mpv (mpv-mpris) plays a 200 Hz tone on a private server and session
+/// bus while `paplay`, which has no MPRIS, plays 2000 Hz beeps into the same sink; the daemon
+/// writes json to stdout. Figures:
+/// - the switch: from the player's `PlaybackStatus` signal on the bus (dbus-monitor's
+///   timestamp) to the first json line that names what is recorded now; pausing (to the whole
+///   output) and playing again (to the player's stream, its tone at half height or more), ten
+///   of each, and the longest wait between two lines around a switch;
+/// - CPU of the daemon and of the server's processes with scope `player` and then `output`
+///   (the config reloaded live), mpv alone playing, 10 s each;
+/// - leakage: the beeps' bar at its highest over 5 s, with each scope.
+func runPlayerBench() {
+  guard let binary = BenchTools.pulsebarBinary() else {
+    print("(pulsebar binary not built; run `swift build -c release` first)")
+    return
+  }
+  guard MPRISFixtures.mprisPlugin != nil else {
+    print("(mpv-mpris is not installed; `make test-deps` installs it)")
+    return
+  }
+  // `pulsebar-bench player pulse` or `… pipewire`: one server only.
+  let only = CommandLine.arguments.dropFirst(2).first
+  let setups: [(AudioServerKind, String)] = [
+    (.pulseaudio, "pulse"), (.pipewire, "pulse"), (.pipewire, "pipewire"),
+  ].filter { only == nil || (only == "pulse") == ($0.0 == .pulseaudio) }
+  print(
+    pad("server, --input", 26) + pad("to output ms", 14) + pad("to player ms", 14)
+      + pad("gap ms", 8) + pad("CPU player", 12) + pad("CPU output", 12) + pad("×", 6)
+      + pad("leak player", 13) + "leak output")
+  for (kind, input) in setups {
+    if let reason = kind.missingReason {
+      print("(\(kind): \(reason))")
+      continue
+    }
+    do {
+      let run = try PlayerBenchRun(binary: binary, kind: kind, input: input)
+      print(pad("\(kind), \(input)", 26) + (try run.measure()))
+    } catch {
+      print("(\(kind), \(input): \(error))")
+    }
+  }
+  print(
+    "budgets: switch ≤ 100 ms, gap ≤ 100 ms, CPU player ≤ 1.1 × output (daemon + server), leak ≤ 0.05"
+  )
+}
+
+/// Why the bench could not measure.
+private struct PlayerBenchError: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}
+
+/// One run: a server, a bus, the beeps, mpv and the daemon.
+private final class PlayerBenchRun {
+  let server: any PrivateAudioServer
+  let bus: PrivateSessionBus
+  let monitor: SignalMonitor
+  let daemon: ChildProcess
+  let configPath: String
+  var children: [ChildProcess] = []
+  let environment: [String: String]
+  let lowBar: Int
+  let beepBar: Int
+
+  init(binary: String, kind: AudioServerKind, input: String) throws {
+    server = try kind.start(sinks: ["pb_sink_a"])
+    bus = try PrivateSessionBus(directory: server.directory)
+    environment = server.environment.merging(bus.environment) { $1 }
+    monitor = try SignalMonitor(address: bus.address)
+    configPath = server.directory + "/pulsebar.conf"
+    let layout = try BandLayout(
+      barsPerChannel: 8, lowCutoff: 50, highCutoff: 10000,
+      sizes: TransformSizes(sampleRate: 48000))
+    lowBar = layout.bands.firstIndex { $0.lowerHz <= 200 && 200 < $0.upperHz } ?? 0
+    beepBar = layout.bands.firstIndex { $0.lowerHz <= 2000 && 2000 < $0.upperHz } ?? 0
+    MPRISFixtures.writeScopeConfig("player", to: configPath)
+    daemon = try ChildProcess(
+      binary,
+      ["run", "--input", input, "--format", "json", "--bars", "8", "--config", configPath],
+      environment: environment)
+    guard daemon.readLine(timeout: 10) != nil else {
+      throw PlayerBenchError(message: "no first frame: \(daemon.standardError)")
+    }
+    let beeps = try MPRISFixtures.beeps(in: server.directory, seconds: 120)
+    children.append(try server.play(file: beeps))
+    let track = try MPRISFixtures.taggedTrack(
+      in: server.directory, "tone", title: "Tone", hertz: 200)
+    children.append(
+      try MPRISFixtures.mpv(
+        Array(repeating: track, count: 8), paused: false, environment: environment))
+  }
+
+  deinit {
+    for child in children { child.send(SIGKILL) }
+    daemon.send(SIGTERM)
+    _ = try? daemon.waitForExit(timeout: 5)
+    bus.stop()
+    server.stop()
+  }
+
+  /// The next line whose source satisfies `predicate`, when it arrived (seconds since the
+  /// epoch), and the longest wait between two lines on the way.
+  func arrival(timeout: Double = 5, _ predicate: (String, [Double]) -> Bool) -> (
+    at: Double, gap: Double
+  )? {
+    let deadline = ChildProcess.now() + timeout
+    var last = MPRISFixtures.realtimeSeconds()
+    var gap = 0.0
+    while let line = daemon.readLine(timeout: max(0, deadline - ChildProcess.now())) {
+      let now = MPRISFixtures.realtimeSeconds()
+      gap = max(gap, now - last)
+      last = now
+      let frame = PlayerBenchFrame(line)
+      if predicate(frame.source, frame.bars) { return (now, gap) }
+    }
+    return nil
+  }
+
+  func control(_ action: String) -> Bool {
+    guard let binary = BenchTools.pulsebarBinary(),
+      let process = try? ChildProcess(binary, ["ctl", action], environment: environment)
+    else { return false }
+    return (try? process.waitForExit(timeout: 10)) == 0
+  }
+
+  /// The highest level of `bar` over `seconds` of lines.
+  func highest(_ bar: Int, seconds: Double) -> Double {
+    daemon.readLines(for: seconds).map { PlayerBenchFrame($0).bars }
+      .compactMap { $0.dropFirst(bar).first }.max() ?? 0
+  }
+
+  /// CPU of the daemon and of the server, percent of a core, over `seconds`.
+  func cpu(seconds: Double) -> (daemon: Double, server: Double) {
+    let servers = server.serverProcesses.map(\.pid)
+    func total(_ pids: [pid_t]) -> Double {
+      pids.reduce(0) { $0 + ProcessFigures.scheduledSeconds($1) }
+    }
+    let before = (total([daemon.pid]), total(servers))
+    let start = BenchTools.wallSeconds()
+    _ = daemon.readLines(for: seconds)
+    let elapsed = BenchTools.wallSeconds() - start
+    return (
+      100 * (total([daemon.pid]) - before.0) / elapsed, 100 * (total(servers) - before.1) / elapsed
+    )
+  }
+
+  /// The row of figures: switch medians, the longest gap, CPU both ways, leakage both ways.
+  func measure() throws -> String {
+    guard arrival(timeout: 20, { source, _ in source.hasPrefix("mpv (") }) != nil,
+      daemon.waitForLine(timeout: 10, where: { $0.contains("\"state\":\"playing\"") }) != nil
+    else {
+      throw PlayerBenchError(message: "mpv's stream was never recorded")
+    }
+    // Past the rest heights' crossfade into the live bars.
+    _ = daemon.readLines(for: 1)
+    let leakPlayer = highest(beepBar, seconds: 5)
+    var toOutput: [Double] = []
+    var toPlayer: [Double] = []
+    var gap = 0.0
+    for _ in 0..<10 {
+      guard control("pause"), let sent = monitor.timeOfSignal(containing: "Paused"),
+        let output = arrival({ source, _ in !source.hasPrefix("mpv (") })
+      else { continue }
+      toOutput.append(output.at - sent)
+      gap = max(gap, output.gap)
+      _ = daemon.readLines(for: 0.4)
+      guard control("play"), let resumed = monitor.timeOfSignal(containing: "Playing"),
+        let player = arrival({ source, bars in
+          source.hasPrefix("mpv (") && (bars.dropFirst(lowBar).first ?? 0) >= 0.5
+        })
+      else { continue }
+      toPlayer.append(player.at - resumed)
+      gap = max(gap, player.gap)
+      _ = daemon.readLines(for: 0.4)
+    }
+    // CPU with mpv alone: the beeps stop.
+    children[0].send(SIGKILL)
+    _ = daemon.readLines(for: 2)
+    let cpuPlayer = cpu(seconds: 10)
+    MPRISFixtures.writeScopeConfig("output", to: configPath)
+    daemon.send(SIGHUP)
+    _ = daemon.readLines(for: 2)
+    let cpuOutput = cpu(seconds: 10)
+    // Leakage with output: the beeps again.
+    children.append(try server.play(file: server.directory + "/beeps.wav"))
+    _ = daemon.readLines(for: 1)
+    let leakOutput = highest(beepBar, seconds: 5)
+    func median(_ values: [Double]) -> String {
+      values.isEmpty ? "-" : fmt(1000 * values.sorted()[values.count / 2], 0)
+    }
+    func worst(_ values: [Double]) -> String { fmt(1000 * (values.max() ?? .nan), 0) }
+    return pad("\(median(toOutput)) (\(worst(toOutput)))", 14)
+      + pad("\(median(toPlayer)) (\(worst(toPlayer)))", 14) + pad(fmt(1000 * gap, 0), 8)
+      + pad(fmt(cpuPlayer.daemon, 2) + "+" + fmt(cpuPlayer.server, 2), 12)
+      + pad(fmt(cpuOutput.daemon, 2) + "+" + fmt(cpuOutput.server, 2), 12)
+      + pad(
+        fmt((cpuPlayer.daemon + cpuPlayer.server) / (cpuOutput.daemon + cpuOutput.server), 2), 6)
+      + pad(fmt(leakPlayer, 3), 13) + fmt(leakOutput, 3)
+  }
+}
+
+/// The fields of a json line the bench reads.
+private struct PlayerBenchFrame {
+  var source = ""
+  var bars: [Double] = []
+
+  init(_ line: String) {
+    if let range = line.firstRange(of: "\"source\":\"") {
+      source = String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+    if let range = line.firstRange(of: "\"bars\":[") {
+      let rest = line[range.upperBound...]
+      bars = rest.prefix { $0 != "]" }.split(separator: ",").compactMap { Double($0) }
+    }
+  }
+}
