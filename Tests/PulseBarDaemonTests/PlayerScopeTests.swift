@@ -23,6 +23,7 @@ struct PlayerScopeTests {
 
   static let setups = [
     Setup(kind: .pulseaudio, input: "pulse"), Setup(kind: .pipewire, input: "pulse"),
+    Setup(kind: .pipewire, input: "pipewire"),
   ]
 
   /// The bar each tone lands in (8 bars, 50 Hz to 10 kHz, the defaults).

@@ -17,10 +17,16 @@ extension PipeWireConnection {
         graph.addSink(id: id, name: lookup("node.name") ?? "")
         graphChanged()
       case "Stream/Output/Audio":
-        graph.updateStream(id: id, running: false)
+        graph.addStream(
+          id: id, serial: lookup("object.serial").flatMap { UInt32($0) },
+          client: lookup("client.id").flatMap { UInt32($0) },
+          applicationName: lookup("application.name"))
         bindNode(id)
       default: break
       }
+    case "PipeWire:Interface:Client":
+      // Before the client's nodes: no graph change yet.
+      graph.addClient(id: id, processID: lookup("pipewire.sec.pid").flatMap { Int32($0) })
     case "PipeWire:Interface:Link":
       guard let output = lookup("link.output.node").flatMap({ UInt32($0) }),
         let input = lookup("link.input.node").flatMap({ UInt32($0) })
@@ -40,6 +46,7 @@ extension PipeWireConnection {
 
   func globalRemoved(id: UInt32) {
     if boundNodes[id] != nil { unbindNode(id) }
+    failedNodes.remove(id)
     if id == metadataId, let metadata {
       Self.release(metadata)
       self.metadata = nil
@@ -79,10 +86,23 @@ extension PipeWireConnection {
     pw_proxy_destroy(bound.proxy)
   }
 
-  /// A stream node's state: `running` means it plays; anything else (idle, suspended) is paused.
-  func nodeInfo(id: UInt32, running: Bool) {
-    guard graph.isStream(id) else { return }
+  /// A stream node's state: `running` means it plays; anything else (idle, suspended) is
+  /// paused. `props`, when they changed, say whose stream it is (`application.process.id` on
+  /// a pipewire-pulse stream; a native one names only `application.name`).
+  func nodeInfo(id: UInt32, running: Bool, props: UnsafePointer<spa_dict>?) {
+    guard let before = graph.stream(id) else { return }
     graph.updateStream(id: id, running: running)
+    if let props {
+      func lookup(_ key: String) -> String? {
+        spa_dict_lookup(props, key).map { String(cString: $0) }
+      }
+      graph.updateStream(
+        id: id, processID: lookup("application.process.id").flatMap { Int32($0) },
+        binary: lookup("application.process.binary"), applicationName: lookup("application.name")
+      )
+    }
+    // A node that changes gets another chance at being recorded.
+    if graph.stream(id) != before { failedNodes.remove(id) }
     graphChanged()
   }
 
@@ -100,25 +120,27 @@ extension PipeWireConnection {
     graphChanged()
   }
 
-  /// Publishes what the graph now says: the followed sink's monitor as the source (a new one
-  /// bumps the generation and drops stale audio), the activity, and the stream's activation.
-  /// Nothing before the first round trip is done, so a connection does not flap through
-  /// half-enumerated states.
+  /// Publishes what the graph now says: the followed sink's monitor (a new one bumps the
+  /// generation and drops stale audio), then what is recorded (``reconcileScope()``: the
+  /// source, the activity, the streams' activation). Nothing before the first round trip is
+  /// done, so a connection does not flap through half-enumerated states.
   func graphChanged() {
     guard synced else { return }
-    let sink = graph.followedSink
-    let name = sink == nil ? nil : graph.defaultSinkName
+    let name = graph.followedSink == nil ? nil : graph.defaultSinkName
     if name != followedSinkName {
       followedSinkName = name
       debug?("PipeWire: following \(name.map { "the monitor of \($0)" } ?? "no sink")")
-      buffer.discardAll()
-      buffer.updateStatus {
-        $0.sourceName = name.map { $0 + ".monitor" } ?? ""
-        $0.generation &+= 1
+      // While the player's own streams deliver, the monitor's audio is not recorded: they play
+      // on wherever the default goes, with no reset.
+      if !playerDelivers {
+        buffer.discardAll()
+        let described = describedSource
+        buffer.updateStatus {
+          $0.sourceName = described
+          $0.generation &+= 1
+        }
       }
     }
-    let activity = sink.map { graph.activity(onSink: $0) } ?? .none
-    buffer.updateStatus { $0.activity = activity }
-    setActive(activity == .running)
+    reconcileScope()
   }
 }

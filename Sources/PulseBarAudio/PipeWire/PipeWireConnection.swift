@@ -4,8 +4,9 @@ import PulseBarCore
 import PulseBarSystem
 
 /// The libpipewire side of ``PipeWireSource``: one core connection, the registry and what it
-/// tells (``PipeWireGraph``), the bound stream nodes and default metadata, at most one capture
-/// stream, and the retry timer.
+/// tells (``PipeWireGraph``), the bound stream nodes and default metadata, the capture stream
+/// on the default sink's monitor, the capture streams on the active player's stream nodes
+/// (`input.scope = player`), and the retry timer.
 ///
 /// Confinement: this object is touched only with the thread loop's lock held, that is from
 /// libpipewire callbacks (which run on the loop thread with the lock held) or from
@@ -46,6 +47,23 @@ final class PipeWireConnection {
   var streamActive = false
   /// The sink whose monitor is published as the source (its `node.name`).
   var followedSinkName: String?
+  /// What the bars record: the active player's stream nodes or the whole output.
+  var selection: PlayerStreamSelection
+  /// The active MPRIS player, as the engine last said.
+  var player: PlayerAudioIdentity?
+  /// What is recorded now, and why (``reconcileScope()``).
+  var target: CaptureTarget
+  /// The capture streams on the player's stream nodes, while ``target`` is the player.
+  var playerStreams: [PlayerCaptureStream] = []
+  /// One of the player's capture streams has delivered: the monitor stream's data is dropped
+  /// and it is made inactive.
+  var playerDelivers = false
+  /// Stream nodes whose capture stream failed; tried again once the node changes.
+  var failedNodes: Set<UInt32> = []
+  /// Sums the player's streams (a stream may lag 50 ms behind the others).
+  let mixer: StreamMixer
+  /// Reconciles the scope soon, outside a stream's own callback.
+  var scopeTimer: UnsafeMutablePointer<spa_source>?
 
   // Listener storage: libpipewire keeps pointers to these, so they live as long as we do.
   let coreHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
@@ -56,6 +74,8 @@ final class PipeWireConnection {
   let nodeEvents = UnsafeMutablePointer<pw_node_events>.allocate(capacity: 1)
   let metadataEvents = UnsafeMutablePointer<pw_metadata_events>.allocate(capacity: 1)
   let streamEvents = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
+  /// The player streams' events; each stream's `data` is its ``PlayerCaptureStream``.
+  let playerStreamEvents = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
 
   var retryTimer: UnsafeMutablePointer<spa_source>?
   /// Retries with back-off, one line when the server goes and one when it is back.
@@ -75,6 +95,9 @@ final class PipeWireConnection {
     self.buffer = buffer
     self.log = log
     self.debug = debug
+    selection = PlayerStreamSelection(scope: settings.scope)
+    target = settings.scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
+    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
     for hook in [coreHook, registryHook, streamHook] { hook.initialize(to: spa_hook()) }
     coreEvents.initialize(to: pw_core_events())
     coreEvents.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
@@ -98,8 +121,10 @@ final class PipeWireConnection {
     nodeEvents.pointee.version = UInt32(PW_VERSION_NODE_EVENTS)
     nodeEvents.pointee.info = { data, info in
       guard let info else { return }
+      let propertiesChanged = info.pointee.change_mask & UInt64(PW_NODE_CHANGE_MASK_PROPS) != 0
       PipeWireConnection.from(data).nodeInfo(
-        id: info.pointee.id, running: info.pointee.state == PW_NODE_STATE_RUNNING)
+        id: info.pointee.id, running: info.pointee.state == PW_NODE_STATE_RUNNING,
+        props: propertiesChanged ? info.pointee.props : nil)
     }
     metadataEvents.initialize(to: pw_metadata_events())
     metadataEvents.pointee.version = UInt32(PW_VERSION_METADATA_EVENTS)
@@ -115,6 +140,17 @@ final class PipeWireConnection {
         state, error: error.map { String(cString: $0) })
     }
     streamEvents.pointee.process = { data in PipeWireConnection.from(data).process() }
+    playerStreamEvents.initialize(to: pw_stream_events())
+    playerStreamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
+    playerStreamEvents.pointee.state_changed = { data, _, state, error in
+      let recording = PlayerCaptureStream.from(data)
+      recording.connection.playerStreamStateChanged(
+        recording, state, error: error.map { String(cString: $0) })
+    }
+    playerStreamEvents.pointee.process = { data in
+      let recording = PlayerCaptureStream.from(data)
+      recording.connection.playerProcess(recording)
+    }
   }
 
   deinit {
@@ -124,6 +160,7 @@ final class PipeWireConnection {
     nodeEvents.deallocate()
     metadataEvents.deallocate()
     streamEvents.deallocate()
+    playerStreamEvents.deallocate()
   }
 
   /// The `data` every callback gets.
@@ -210,6 +247,7 @@ final class PipeWireConnection {
 
   /// Destroys the stream, the proxies, the registry and the core; forgets the graph.
   private func disconnect() {
+    closePlayerStreams()
     closeStream()
     for id in Array(boundNodes.keys) { unbindNode(id) }
     if let metadata {
@@ -230,6 +268,7 @@ final class PipeWireConnection {
       self.core = nil
     }
     graph.removeAll()
+    failedNodes.removeAll()
     synced = false
     followedSinkName = nil
   }
@@ -269,6 +308,10 @@ final class PipeWireConnection {
     if let retryTimer {
       pb_pw_loop_destroy_source(loop, retryTimer)
       self.retryTimer = nil
+    }
+    if let scopeTimer {
+      pb_pw_loop_destroy_source(loop, scopeTimer)
+      self.scopeTimer = nil
     }
     disconnect()
     buffer.updateStatus {

@@ -1,8 +1,9 @@
 import PulseBarCore
 
-/// What the PipeWire registry told about the audio graph, reduced to what decides the activity:
-/// the sinks by name, the playback stream nodes and whether each runs, the links between nodes,
-/// and the default sink WirePlumber chose.
+/// What the PipeWire registry told about the audio graph, reduced to what decides the activity
+/// and whose streams play: the sinks by name, the playback stream nodes (whether each runs, and
+/// the application it belongs to), the clients' processes, the links between nodes, and the
+/// default sink WirePlumber chose.
 ///
 /// The activity of the followed sink comes from the graph itself, not from a protocol's view of
 /// it: a playback stream (`Stream/Output/Audio`, native or through pipewire-pulse) plays into
@@ -10,11 +11,48 @@ import PulseBarCore
 /// when its node state is `running` (a corked pipewire-pulse stream, a paused native one, is
 /// inactive: `idle` or `suspended`). Links are the reliable part: `node.target` is only a wish,
 /// while WirePlumber's links say where a stream actually goes, moves included.
+///
+/// Which application a stream node belongs to (``playbackStreams(onSink:)``, for
+/// ``PlayerStreamSelection``): a pipewire-pulse stream's node carries the libpulse client's
+/// `application.process.id`, `.process.binary` and `application.name` in its info; a native
+/// stream's node (pw-play, mpv's `--ao=pipewire`) only `application.name`, and its process is
+/// that of its client (`client.id`), whose `pipewire.sec.pid` the server took from the socket.
 package struct PipeWireGraph: Sendable, Equatable {
+  /// A `Stream/Output/Audio` node.
+  package struct StreamNode: Sendable, Equatable {
+    /// The node state is `running`.
+    package var running = false
+    /// `object.serial`: what a capture stream's `target.object` names (an id may be reused).
+    package var serial: UInt32?
+    /// `client.id`: the client that made the node.
+    package var client: UInt32?
+    /// `application.process.id`, `.process.binary` and `application.name` of the node's
+    /// properties.
+    package var processID: Int32?
+    package var binary: String?
+    package var applicationName: String?
+
+    package init(
+      running: Bool = false, serial: UInt32? = nil, client: UInt32? = nil,
+      processID: Int32? = nil, binary: String? = nil, applicationName: String? = nil
+    ) {
+      self.running = running
+      self.serial = serial
+      self.client = client
+      self.processID = processID
+      self.binary = binary
+      self.applicationName = applicationName
+    }
+  }
+
   /// `Audio/Sink` nodes: id to `node.name`.
   private var sinks: [UInt32: String] = [:]
-  /// `Stream/Output/Audio` nodes: id to whether the node state is `running`.
-  private var streams: [UInt32: Bool] = [:]
+  /// `Stream/Output/Audio` nodes by id.
+  private var streams: [UInt32: StreamNode] = [:]
+  /// Clients by id: the process at the other end of the client's socket (`pipewire.sec.pid`).
+  /// pipewire-pulse's clients name pipewire-pulse itself, which the node's own
+  /// `application.process.id` overrides.
+  private var clients: [UInt32: Int32] = [:]
   /// A link from one node's output port to another's input port.
   private struct Link: Sendable, Equatable {
     var output: UInt32
@@ -31,11 +69,35 @@ package struct PipeWireGraph: Sendable, Equatable {
   /// A new sink node.
   package mutating func addSink(id: UInt32, name: String) { sinks[id] = name }
 
-  /// A new playback stream node, or a new state of one (`running` or not).
-  package mutating func updateStream(id: UInt32, running: Bool) { streams[id] = running }
+  /// A new playback stream node, from its registry global: not running until its info says.
+  package mutating func addStream(
+    id: UInt32, serial: UInt32?, client: UInt32?, applicationName: String?
+  ) {
+    streams[id] = StreamNode(serial: serial, client: client, applicationName: applicationName)
+  }
 
-  /// Whether `id` is a known playback stream node.
-  package func isStream(_ id: UInt32) -> Bool { streams[id] != nil }
+  /// A new state of a playback stream node (`running` or not).
+  package mutating func updateStream(id: UInt32, running: Bool) {
+    streams[id]?.running = running
+  }
+
+  /// A playback stream node's application, from its info's properties (a missing key keeps
+  /// what the global said).
+  package mutating func updateStream(
+    id: UInt32, processID: Int32?, binary: String?, applicationName: String?
+  ) {
+    guard var node = streams[id] else { return }
+    node.processID = processID
+    node.binary = binary
+    node.applicationName = applicationName ?? node.applicationName
+    streams[id] = node
+  }
+
+  /// A playback stream node, if `id` is one.
+  package func stream(_ id: UInt32) -> StreamNode? { streams[id] }
+
+  /// A new client, with the process at the other end of its socket.
+  package mutating func addClient(id: UInt32, processID: Int32?) { clients[id] = processID }
 
   /// A new link from node `output` to node `input`.
   package mutating func addLink(id: UInt32, output: UInt32, input: UInt32) {
@@ -46,6 +108,7 @@ package struct PipeWireGraph: Sendable, Equatable {
   package mutating func remove(id: UInt32) {
     sinks[id] = nil
     streams[id] = nil
+    clients[id] = nil
     links[id] = nil
   }
 
@@ -63,10 +126,25 @@ package struct PipeWireGraph: Sendable, Equatable {
   package func activity(onSink sink: UInt32) -> StreamActivity {
     var result = StreamActivity.none
     for link in links.values where link.input == sink {
-      guard let running = streams[link.output] else { continue }
-      if running { return .running }
+      guard let node = streams[link.output] else { continue }
+      if node.running { return .running }
       result = .corked
     }
     return result
+  }
+
+  /// The playback stream nodes (those linked to `sink`, when given) as ``PlaybackStream``s, for
+  /// ``PlayerStreamSelection``: the node's `application.process.id`, else its client's process.
+  package func playbackStreams(onSink sink: UInt32? = nil) -> [PlaybackStream] {
+    var linked: Set<UInt32>?
+    if let sink {
+      linked = Set(links.values.lazy.filter { $0.input == sink }.map(\.output))
+    }
+    return streams.compactMap { id, node in
+      guard linked?.contains(id) ?? true else { return nil }
+      return PlaybackStream(
+        id: id, processID: node.processID ?? node.client.flatMap { clients[$0] },
+        binary: node.binary, applicationName: node.applicationName, running: node.running)
+    }
   }
 }

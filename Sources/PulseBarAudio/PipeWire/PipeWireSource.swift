@@ -1,4 +1,5 @@
 internal import CPipeWire
+import PulseBarCore
 import PulseBarSystem
 
 /// Records what the default sink plays through libpipewire (`--input pipewire`), following
@@ -11,6 +12,10 @@ import PulseBarSystem
 /// state comes from the registry (see ``PipeWireGraph``); while nothing plays the stream is
 /// inactive, so the sink may suspend. A lost or missing PipeWire is retried with back-off.
 ///
+/// With `input.scope = player`, while the active MPRIS player plays, a capture stream on each
+/// of its stream nodes (`target.object` = the node's `object.serial`) records it alone, mixed,
+/// and the monitor stream is inactive (``PlayerStreamSelection``).
+///
 /// The libpipewire work lives in ``PipeWireConnection``, which only the `pw_thread_loop`'s
 /// thread touches (or a caller holding its lock); this class is the thread-safe handle.
 package final class PipeWireSource: CaptureSource {
@@ -21,6 +26,8 @@ package final class PipeWireSource: CaptureSource {
     /// The PipeWire remote (a socket name under XDG_RUNTIME_DIR or an absolute path), or `nil`
     /// for libpipewire's default (`PIPEWIRE_REMOTE`, else `pipewire-0`).
     package var remote: String?
+    /// Whether the active player's stream nodes are recorded while it plays.
+    package var scope: CaptureScope = .player
   }
 
   /// The loop, its context and the connection it drives while started.
@@ -43,10 +50,12 @@ package final class PipeWireSource: CaptureSource {
   /// other rate is resampled in this process.
   package init(
     sampleRate: Int = PulseSource.defaultSampleRate, channels: Int, remote: String? = nil,
+    scope: CaptureScope = .player,
     log: @escaping PulseSource.Log = { Console.error("pulsebar: \($0)\n") },
     debug: PulseSource.Log? = nil
   ) {
-    initialSettings = Settings(sampleRate: sampleRate, channels: channels, remote: remote)
+    initialSettings = Settings(
+      sampleRate: sampleRate, channels: channels, remote: remote, scope: scope)
     self.log = log
     self.debug = debug
   }
@@ -92,6 +101,22 @@ package final class PipeWireSource: CaptureSource {
       guard let current = runtime else { return }
       let format = current.connection.buffer.format
       current.connection.withLoopLock { current.connection.reformat(format) }
+    }
+  }
+
+  /// Records the active player's stream nodes while it plays (``PlayerStreamSelection``).
+  package func follow(player: PlayerAudioIdentity?) {
+    runtime.withLock { runtime in
+      guard let connection = runtime?.connection else { return }
+      connection.withLoopLock { connection.follow(player: player) }
+    }
+  }
+
+  /// `input.scope` changed on a reload.
+  package func scopeChanged(_ scope: CaptureScope) {
+    runtime.withLock { runtime in
+      guard let connection = runtime?.connection else { return }
+      connection.withLoopLock { connection.scopeChanged(scope) }
     }
   }
 

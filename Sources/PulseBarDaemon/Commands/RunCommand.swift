@@ -102,8 +102,8 @@ package enum RunCommand {
       let rate = graphRate ?? PipeWireSource.defaultGraphRate
       logger.debug("PipeWire: capturing at \(rate) Hz, the graph's rate")
       let source = PipeWireSource(
-        sampleRate: rate, channels: configuration.channels.count, log: { logger.warning($0) },
-        debug: debug)
+        sampleRate: rate, channels: configuration.channels.count, scope: configuration.scope,
+        log: { logger.warning($0) }, debug: debug)
       return (source, rate)
     }
     let source = PulseSource(

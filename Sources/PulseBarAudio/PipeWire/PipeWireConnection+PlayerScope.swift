@@ -1,0 +1,225 @@
+internal import CPipeWire
+import PulseBarCore
+
+/// One capture stream on one stream node of the active player: its `target.object` is the
+/// node's `object.serial`, so WirePlumber links the node's output to it alone (what
+/// `pw-record --target <serial>` does). Its callbacks find it through their `data`; the
+/// connection owns it.
+final class PlayerCaptureStream {
+  unowned let connection: PipeWireConnection
+  let stream: OpaquePointer
+  let hook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
+  /// The stream node it records, and that node's serial when the stream was made.
+  let node: UInt32
+  let serial: UInt32
+  /// The channel count it was connected with.
+  let channels: Int
+  /// Its lane in the connection's ``StreamMixer``.
+  var lane: Int
+  /// Its first quantum has arrived.
+  var delivered = false
+
+  init(
+    connection: PipeWireConnection, stream: OpaquePointer, node: UInt32, serial: UInt32,
+    channels: Int, lane: Int
+  ) {
+    self.connection = connection
+    self.stream = stream
+    self.node = node
+    self.serial = serial
+    self.channels = channels
+    self.lane = lane
+    hook.initialize(to: spa_hook())
+  }
+
+  deinit { hook.deallocate() }
+
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  static func from(_ data: UnsafeMutableRawPointer?) -> PlayerCaptureStream {
+    Unmanaged<PlayerCaptureStream>.fromOpaque(data!).takeUnretainedValue()
+  }
+}
+
+// MARK: - Recording the active player's stream nodes
+
+extension PipeWireConnection {
+  /// The active MPRIS player changed (or started or stopped playing): record what now belongs
+  /// to it.
+  func follow(player: PlayerAudioIdentity?) {
+    guard player != self.player else { return }
+    self.player = player
+    reconcileScope()
+  }
+
+  /// `input.scope` changed on a reload.
+  func scopeChanged(_ scope: CaptureScope) {
+    settings.scope = scope
+    guard scope != selection.scope else { return }
+    selection.scope = scope
+    reconcileScope()
+  }
+
+  /// Decides what to record (``PlayerCapturePlan``) from the player and the graph, makes and
+  /// closes the player's capture streams to match, sets the monitor stream active or not, and
+  /// says what is recorded and whether it runs. Runs on every change of the graph, the player
+  /// or the scope; a change that changes nothing costs a look at the graph.
+  func reconcileScope() {
+    guard synced else { return }
+    let sink = graph.followedSink
+    let plan = PlayerCapturePlan(
+      selection: selection, player: player,
+      streams: graph.playbackStreams().filter { !failedNodes.contains($0.id) },
+      onOutput: sink.map { graph.playbackStreams(onSink: $0) })
+    let changed = plan.apply(
+      to: playerStreams, stream: \.node,
+      stale: { graph.stream($0.node)?.serial != $0.serial },
+      close: closePlayerStream, open: openPlayerStream)
+    if changed {
+      // Lanes follow the streams' order; what a lane had queued is dropped with the old set.
+      mixer.reset(lanes: playerStreams.count)
+      for (lane, recording) in playerStreams.enumerated() { recording.lane = lane }
+    }
+    // A player's streams that all are new (another player's, or the same player's after a
+    // pause) leave the monitor recording until one of them delivers.
+    playerDelivers = playerStreams.contains { $0.delivered }
+    if plan.target != target {
+      target = plan.target
+      let monitor = followedSinkName.map { $0 + ".monitor" } ?? "nothing"
+      debug?("PipeWire: \(target.reason); recording \(recordsPlayer ? describedSource : monitor)")
+    }
+    let described = describedSource
+    let activity = recordsPlayer ? .running : sink.map { graph.activity(onSink: $0) } ?? .none
+    buffer.updateStatus {
+      $0.sourceName = described
+      $0.othersPlay = plan.othersPlay
+      $0.activity = activity
+    }
+    setActive(
+      monitorWanted,
+      because: playerDelivers
+        ? "the player's streams are recorded" : monitorWanted ? "a stream plays" : "no stream plays"
+    )
+  }
+
+  /// What json's `source` says is recorded: the player's stream nodes, or the followed sink's
+  /// monitor (and why, when a player is there), nothing before a sink is followed.
+  var describedSource: String {
+    if case .output = target, followedSinkName == nil { return "" }
+    return target.describe(streamKind: "node", output: (followedSinkName ?? "") + ".monitor")
+  }
+
+  /// The player's streams are recorded: they are what plays.
+  var recordsPlayer: Bool {
+    if case .player = target { return !playerStreams.isEmpty }
+    return false
+  }
+
+  /// Whether the monitor stream should run: something plays into the followed sink and the
+  /// player's streams do not deliver instead.
+  var monitorWanted: Bool {
+    !playerDelivers && graph.followedSink.map { graph.activity(onSink: $0) } == .running
+  }
+
+  /// Makes a capture stream on stream node `node`; false when it cannot (the node is marked
+  /// failed until it changes, so the output is recorded meanwhile).
+  private func openPlayerStream(_ node: UInt32) -> Bool {
+    guard let core, let serial = graph.stream(node)?.serial else {
+      return markFailed(node, "node \(node) has no serial")
+    }
+    if scopeTimer == nil {
+      // Made here, so the process callback that arms it allocates nothing.
+      scopeTimer = pb_pw_loop_add_timer(
+        loop, { data, _ in PipeWireConnection.from(data).reconcileScope() }, userdata)
+    }
+    let properties = Self.streamProperties([
+      ("target.object", String(serial)), ("node.dont-reconnect", "true"),
+      ("node.name", "pulsebar-player"), ("node.description", "pulsebar capture (player)"),
+    ])
+    guard let stream = pw_stream_new(core, "pulsebar capture (player)", properties) else {
+      return markFailed(node, "cannot create a capture stream")
+    }
+    let recording = PlayerCaptureStream(
+      connection: self, stream: stream, node: node, serial: serial, channels: settings.channels,
+      lane: playerStreams.count)
+    pw_stream_add_listener(stream, recording.hook, playerStreamEvents, recording.userdata)
+    // Active at once: only a node that runs is recorded.
+    let result = connectCapture(stream, channels: recording.channels, active: true)
+    guard result >= 0 else {
+      spa_hook_remove(recording.hook)
+      pw_stream_destroy(stream)
+      return markFailed(node, "cannot connect a capture stream to node \(node) (error \(result))")
+    }
+    playerStreams.append(recording)
+    debug?("PipeWire: recording node \(node) (object.serial \(serial))")
+    return true
+  }
+
+  /// Notes a node that cannot be recorded alone; it is tried again once it changes.
+  private func markFailed(_ node: UInt32, _ reason: String) -> Bool {
+    debug?("PipeWire: \(reason); recording the output instead")
+    failedNodes.insert(node)
+    return false
+  }
+
+  /// Destroys one of the player's capture streams, without calling back into us.
+  private func closePlayerStream(_ recording: PlayerCaptureStream) {
+    spa_hook_remove(recording.hook)
+    recording.hook.pointee = spa_hook()
+    pw_stream_destroy(recording.stream)
+    playerStreams.removeAll { $0 === recording }
+    debug?("PipeWire: no longer recording node \(recording.node)")
+  }
+
+  /// Closes every player stream (a reload's new format, a lost connection, the end).
+  func closePlayerStreams() {
+    for recording in playerStreams { closePlayerStream(recording) }
+    mixer.reset(lanes: 0)
+    playerDelivers = false
+  }
+
+  /// A player stream ended: WirePlumber destroys it when its node goes (`node.dont-reconnect`:
+  /// it is never moved to another node), or it failed. It is closed from the scope timer, not
+  /// inside its own callback; a node still there is not tried again until it changes.
+  func playerStreamStateChanged(
+    _ recording: PlayerCaptureStream, _ state: pw_stream_state, error: String?
+  ) {
+    switch state {
+    case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
+      debug?("PipeWire: the capture stream of node \(recording.node) ended (\(error ?? "?"))")
+      if graph.stream(recording.node)?.serial == recording.serial {
+        failedNodes.insert(recording.node)
+      }
+      scheduleReconcile()
+    case PW_STREAM_STATE_STREAMING:
+      debug?("PipeWire: capture stream of node \(recording.node) streaming")
+    default: break
+    }
+  }
+
+  /// The process callback of a player stream: its samples, through the mixer, into the
+  /// buffer. The first samples hand over from the monitor stream, whose data is dropped from
+  /// then on; the scope timer then makes it inactive. Allocates nothing.
+  func playerProcess(_ recording: PlayerCaptureStream) {
+    Self.withDequeuedSamples(recording.stream) { samples in
+      guard !samples.isEmpty else { return }
+      if !recording.delivered {
+        recording.delivered = true
+        if !playerDelivers {
+          playerDelivers = true
+          scheduleReconcile()
+        }
+      }
+      let channels = recording.channels
+      mixer.write(samples, lane: recording.lane) { mixed in
+        buffer.write(mixed, channels: channels)
+      }
+    }
+  }
+
+  /// Runs ``reconcileScope()`` from the loop soon, outside the callback that asks.
+  private func scheduleReconcile() {
+    guard let scopeTimer else { return }
+    pb_pw_loop_arm_timer(loop, scopeTimer, 1)
+  }
+}
