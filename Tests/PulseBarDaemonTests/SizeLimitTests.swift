@@ -23,13 +23,11 @@ import Testing
     "type PulseConnection",
     // Still to split.
     "function ChildProcess.init",
-    "function ConfigParser.parseListingKeys",
     "function ManPage.render",
     "function PictureSignals.music",
     "function PipeWireProbe.detect",
     "function ShellCompletion.bash",
     "function SocketHandler.flush",
-    "type ConfigKeys",
     "type PlayerSession",
     "type SocketHandler",
     "type TerminalCanvas",
