@@ -22,12 +22,6 @@ import Testing
     "type PipeWireConnection",
     "type PulseConnection",
     // Still to split.
-    "function ChildProcess.init",
-    "function ManPage.render",
-    "function PictureSignals.music",
-    "function PipeWireProbe.detect",
-    "function ShellCompletion.bash",
-    "function SocketHandler.flush",
     "type PlayerSession",
     "type SocketHandler",
     "type TerminalCanvas",

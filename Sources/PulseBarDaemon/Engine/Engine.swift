@@ -22,6 +22,8 @@ package final class Engine {
   private let buffer: CaptureBuffer
   /// What fills ``buffer``; told when a reload changes the buffer's format.
   private let capture: CaptureSource?
+  /// ``capture`` when the loop drives it (libpulse's mainloop): it waits in the loop's poll.
+  private let driven: EngineDrivenCapture?
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
   /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
@@ -56,6 +58,7 @@ package final class Engine {
     self.pipeline = pipeline
     self.buffer = buffer
     self.capture = capture
+    driven = capture as? EngineDrivenCapture
     self.deliveries = deliveries
     self.signals = signals
     self.players = players
@@ -113,8 +116,7 @@ package final class Engine {
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
     let ready =
-      (capture as? EngineDrivenCapture)?.wait(
-        &poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
+      driven?.wait(&poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
       ?? poll.wait(timeoutMilliseconds: timeout)
     health.beginWork()
     if !poll.ready(slots.audio).isEmpty { buffer.drainWakeups() }

@@ -172,16 +172,23 @@ extension SocketHandler {
       }
     }
     clients[slot] = client
+    flushEnded(slot, failure: failure, blocked: blocked, wroteSomething: wroteSomething)
+  }
+
+  /// After a flush of client `slot`: closed on a failed write; a full socket waits for
+  /// `EPOLLOUT` (and counts toward the stuck timeout); a drained one stops waiting.
+  private func flushEnded(_ slot: Int, failure: Errno?, blocked: Bool, wroteSomething: Bool) {
+    guard let interest = clients[slot]?.interest else { return }
     if let failure {
       close(slot, "write: \(failure)")
     } else if blocked {
       let now = monotonicNanoseconds()
       clients[slot]!.session.writeBlocked(now: now)
       if wroteSomething { clients[slot]!.session.wrote(now: now) }
-      setInterest(slot, client.interest.union(.writable))
+      setInterest(slot, interest.union(.writable))
     } else {
       clients[slot]!.session.drained()
-      setInterest(slot, client.interest.subtracting(.writable))
+      setInterest(slot, interest.subtracting(.writable))
     }
   }
 
