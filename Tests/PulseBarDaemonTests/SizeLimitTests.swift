@@ -24,7 +24,6 @@ import Testing
     // Still to split.
     "type PlayerSession",
     "type SocketHandler",
-    "type TerminalCanvas",
   ]
 
   /// Every `.swift` file under `directory`, as paths.
