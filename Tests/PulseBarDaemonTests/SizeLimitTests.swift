@@ -23,7 +23,6 @@ import Testing
     "type PulseConnection",
     // Still to split.
     "type PlayerSession",
-    "type SocketHandler",
   ]
 
   /// Every `.swift` file under `directory`, as paths.
