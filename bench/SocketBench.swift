@@ -71,9 +71,10 @@ func runSocketBench() {
   let stalled = SocketFigure.mean(stalledRuns)
   let listened = counts.map { bench.pulsebarWithListeners(count: $0) }
   let cavas = counts.map { bench.cava(count: $0) }
+  print("switches/frame: the engine's voluntary context switches per frame (all threads')")
   print(
     pad("setup", 40) + pad("pulsebar CPU", 14) + pad("frames/s/reader", 17)
-      + pad("wake-ups/frame", 16) + "N × cava CPU")
+      + pad("switches/frame", 16) + "N × cava CPU")
   func row(_ name: String, _ figure: SocketFigure?, _ cava: Double?) {
     guard let figure else { return print(pad(name, 40) + "(pulsebar run failed)") }
     print(
