@@ -71,7 +71,7 @@ func runSocketBench() {
   let stalled = SocketFigure.mean(stalledRuns)
   let listened = counts.map { bench.pulsebarWithListeners(count: $0) }
   let cavas = counts.map { bench.cava(count: $0) }
-  print("switches/frame: the engine's voluntary context switches per frame (all threads')")
+  print("switches/frame: voluntary context switches per frame, the engine's thread (all threads)")
   print(
     pad("setup", 40) + pad("pulsebar CPU", 14) + pad("frames/s/reader", 17)
       + pad("switches/frame", 16) + "N × cava CPU")
