@@ -177,7 +177,7 @@ package final class Engine {
   private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
     -> Bool
   {
-    let now = monotonicNanoseconds()
+    let now = monotonicSeconds()
     var wantsFrame = false
     for wake in wakes {
       let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
@@ -190,17 +190,17 @@ package final class Engine {
 
   /// How long the wait may last (see ``EngineCore/sleepTimeout(at:queuedHops:needsTicks:positionDue:deliveryDeadline:)``).
   private func sleepTimeout() -> Int32 {
-    let nanoseconds = monotonicNanoseconds()
-    var earliest: UInt64?
+    let now = monotonicSeconds()
+    var earliest: Double?
     for delivery in deliveries {
       guard let deadline = delivery.nextDeadline else { continue }
       earliest = min(earliest ?? deadline, deadline)
     }
     return core.sleepTimeout(
-      at: Double(nanoseconds) / 1e9, queuedHops: queuedHops,
+      at: now, queuedHops: queuedHops,
       needsTicks: pipeline.isAnimating || pipeline.scene.state == .playing,
       positionDue: pipeline.nextPositionChange(after: core.lastRender),
-      deliveryDeadline: earliest.map { Double($0) / 1e9 })
+      deliveryDeadline: earliest)
   }
 
   /// Samples of one hop (one frame's audio) at the pipeline's channels.

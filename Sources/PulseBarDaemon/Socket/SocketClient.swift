@@ -127,7 +127,7 @@ struct SocketClient {
 
   /// Tells the protocol how a write pass went at `now` (a full socket counts toward the stuck
   /// timeout, a drained one ends it); returns the events to wait for: `EPOLLOUT` while full.
-  mutating func events(after written: Written, now: UInt64) -> Epoll.Events {
+  mutating func events(after written: Written, now: Double) -> Epoll.Events {
     guard written.blocked else {
       session.drained()
       return interest.subtracting(.writable)

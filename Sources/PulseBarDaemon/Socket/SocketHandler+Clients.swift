@@ -40,7 +40,7 @@ extension SocketHandler {
       }
       clients[slot] = SocketClient(
         descriptor: client, generation: generation,
-        session: ClientProtocol(connectedAt: monotonicNanoseconds()), interest: interest)
+        session: ClientProtocol(connectedAt: monotonicSeconds()), interest: interest)
       clientCount += 1
       logger.debug("socket: client \(generation) connected (\(clientCount) of \(maxClients))")
     }
@@ -88,7 +88,7 @@ extension SocketHandler {
       client.descriptor.sendFinal(line, scratch: readBuffer)
     case .close:
       logger.info(
-        "socket: a client made no progress for \(ClientProtocol.stuckTimeout / 1_000_000_000) s; disconnected"
+        "socket: a client made no progress for \(Int(ClientProtocol.stuckTimeout)) s; disconnected"
       )
       close(slot, "stuck")
     }
@@ -109,7 +109,7 @@ extension SocketHandler {
       close(slot, "write: \(failure)")
     } else {
       // A full socket waits for `EPOLLOUT` (and counts toward the stuck timeout).
-      setInterest(slot, clients[slot]!.events(after: written, now: monotonicNanoseconds()))
+      setInterest(slot, clients[slot]!.events(after: written, now: monotonicSeconds()))
     }
   }
 
@@ -122,7 +122,7 @@ extension SocketHandler {
 
   // MARK: - Time
 
-  func applyDeadlines(now: UInt64) {
+  func applyDeadlines(now: Double) {
     listener.resume(at: now, epoll)
     for slot in clients.indices where clients[slot] != nil {
       let action = clients[slot]!.session.timePassed(now: now)

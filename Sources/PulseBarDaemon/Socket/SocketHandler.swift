@@ -82,8 +82,8 @@ package final class SocketHandler: FrameDelivery {
   package var wantedKeys: [ConsumerKey] { channels.subscriptions }
 
   /// The earliest deadline of a client (its subscription line, a stuck backlog) or of the
-  /// paused listener, in monotonic nanoseconds.
-  package var nextDeadline: UInt64? {
+  /// paused listener (monotonic seconds).
+  package var nextDeadline: Double? {
     var earliest = listener.pausedUntil
     for client in clients {
       guard let deadline = client?.session.nextDeadline else { continue }
@@ -95,7 +95,7 @@ package final class SocketHandler: FrameDelivery {
   /// Handles what is ready (connections, subscription lines, writable sockets) and the
   /// deadlines that passed. True when the subscriptions changed, so the engine renders a frame
   /// for the new ones.
-  package func service(now: UInt64) -> Bool {
+  package func service(now: Double) -> Bool {
     let version = keysVersion
     try? epoll.wait(timeoutMilliseconds: 0) { token, events in handle(token, events) }
     if let deadline = nextDeadline, deadline <= now { applyDeadlines(now: now) }

@@ -7,14 +7,14 @@ import PulseBarSystem
 struct SocketListener {
   /// The listener's token in the epoll set (clients' tokens start above it).
   static let token: UInt64 = 0
-  /// How long accepting pauses after a failure, in nanoseconds.
-  static let pause: UInt64 = 100_000_000
+  /// How long accepting pauses after a failure, in seconds.
+  static let pause = 0.1
 
   let descriptor: FileDescriptor
   /// The socket file removed on ``stop(_:)``; `nil` when systemd owns it.
   let ownsPath: String?
-  /// Until when accepting is paused, in monotonic nanoseconds.
-  private(set) var pausedUntil: UInt64?
+  /// Until when accepting is paused (monotonic seconds).
+  private(set) var pausedUntil: Double?
 
   init(_ descriptor: FileDescriptor, ownsPath: String?) {
     self.descriptor = descriptor
@@ -38,14 +38,14 @@ struct SocketListener {
         if error.rawValue == ECONNABORTED || error.rawValue == EPROTO { continue }
         logger.warning("socket: accept: \(error); pausing for 100 ms")
         epoll.remove(descriptor)
-        pausedUntil = monotonicNanoseconds() + Self.pause
+        pausedUntil = monotonicSeconds() + Self.pause
         return nil
       }
     }
   }
 
   /// Accepts again once the pause is over at `now`.
-  mutating func resume(at now: UInt64, _ epoll: Epoll) {
+  mutating func resume(at now: Double, _ epoll: Epoll) {
     guard let pausedUntil, now >= pausedUntil else { return }
     self.pausedUntil = nil
     try? start(epoll)
