@@ -10,6 +10,7 @@
 struct SourceSizeScanner {
   /// A declaration with a body.
   struct Declaration: Equatable {
+    /// What the declaration declares.
     enum Kind: Equatable { case function, type }
     var kind: Kind
     /// A function's name in its type (`Engine.run`); a type's qualified name.
