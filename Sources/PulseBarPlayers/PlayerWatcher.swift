@@ -69,11 +69,11 @@ package final class PlayerWatcher: Sendable {
 /// ``SignalBudget`` loses its match rules for ``floodMuteSeconds`` (the bus itself stops
 /// sending them, so a flood costs next to nothing) and is then read afresh with a `GetAll`.
 final class PlayerSession {
-  private let connection: BusConnection
+  let connection: BusConnection
   private let feed: PlayerFeed
   private let preference: Mailbox<PlayerPreference>
-  private let debug: (String) -> Void
-  private var registry = PlayerRegistry()
+  let debug: (String) -> Void
+  var registry = PlayerRegistry()
   /// The `GetAll` in flight for each player: its cookie, and whether to ask again after it.
   private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
   /// The same calls by cookie: cookie → the bus name asked.
@@ -91,15 +91,15 @@ final class PlayerSession {
   /// Something the engine shows changed since the last publish.
   private var changed = false
   /// Each connection's signal budget, by unique name.
-  private var budgets: [String: SignalBudget] = [:]
+  var budgets: [String: SignalBudget] = [:]
   /// The match rules of each followed connection (its slots), by unique name.
-  private var matches: [String: [OpaquePointer]] = [:]
+  var matches: [String: [OpaquePointer]] = [:]
   /// Connections muted for a flood, and when they are followed again.
-  private var muted: [String: Double] = [:]
+  var muted: [String: Double] = [:]
   /// How long a connection that overran its signal budget is not listened to.
   static let floodMuteSeconds = 1.0
   /// A signal was skipped since the loop last slept: someone floods the bus.
-  private var flooded = false
+  var flooded = false
   /// How long the loop pauses while flooded before it reads the bus again, so the signals
   /// are read in batches rather than one wake-up each.
   static let floodPauseMilliseconds: Int32 = 20
@@ -139,43 +139,9 @@ final class PlayerSession {
   }
 
   /// Every match rule's handler: the signal to ``signalArrived(_:)``.
-  private static let signalHandler: sd_bus_message_handler_t = { message, context, _ in
+  static let signalHandler: sd_bus_message_handler_t = { message, context, _ in
     PlayerSession.from(context).signalArrived(BusMessage(borrowing: message!))
     return 0
-  }
-
-  /// Listens to the signals of connection `owner` (a player's): its `PropertiesChanged` and
-  /// `Seeked`, unless it is muted for a flood.
-  private func follow(_ owner: String) {
-    guard matches[owner] == nil, muted[owner] == nil else { return }
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    let rules = [
-      "type='signal',sender='\(owner)',path='\(Self.playerPath)',"
-        + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-        + "arg0='\(Self.playerInterface)'",
-      "type='signal',sender='\(owner)',path='\(Self.playerPath)',"
-        + "interface='\(Self.playerInterface)',member='Seeked'",
-    ]
-    var slots: [OpaquePointer] = []
-    for rule in rules {
-      if let slot = try? connection.addMatch(rule, context: context, handler: Self.signalHandler) {
-        slots.append(slot)
-      }
-    }
-    matches[owner] = slots
-  }
-
-  /// Stops listening to connection `owner`'s signals.
-  private func unfollow(_ owner: String) {
-    for slot in matches.removeValue(forKey: owner) ?? [] { connection.removeMatch(slot) }
-  }
-
-  /// Connection `owner` owns no player name any more: forgotten.
-  private func forget(_ owner: String) {
-    guard registry.names(ownedBy: owner).isEmpty else { return }
-    unfollow(owner)
-    budgets[owner] = nil
-    muted[owner] = nil
   }
 
   private static func from(_ context: UnsafeMutableRawPointer?) -> PlayerSession {
@@ -242,7 +208,7 @@ final class PlayerSession {
   /// Asks a player for all its `Player` properties; the reply lands in ``propertiesArrived(_:)``.
   /// With one call in flight already, the player is asked again once that one is answered
   /// (`fresh`: the name has a new owner, and the old call's reply no longer counts).
-  private func requestProperties(of busName: String, fresh: Bool = false) {
+  func requestProperties(of busName: String, fresh: Bool = false) {
     if let pending = inFlight[busName] {
       guard fresh else {
         inFlight[busName]?.askAgain = true
@@ -355,24 +321,6 @@ final class PlayerSession {
     changed = true
   }
 
-  /// Follows the connections muted for a flood again once their time is up, and reads their
-  /// players afresh; returns when the next one is due.
-  private func followMutedAgain(now: Double) -> Double? {
-    guard !muted.isEmpty else { return nil }
-    var next: Double?
-    for (owner, due) in muted {
-      if due <= now {
-        muted[owner] = nil
-        budgets[owner] = nil
-        follow(owner)
-        for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
-      } else {
-        next = min(next ?? due, due)
-      }
-    }
-    return next
-  }
-
   /// A signal of the match rules, to its handler.
   private func signalArrived(_ signal: BusMessage) {
     switch signal.member {
@@ -404,29 +352,6 @@ final class PlayerSession {
     }
     if let previousOwner, previousOwner != newOwner { forget(previousOwner) }
     changed = true
-  }
-
-  /// The names a signal from its sender speaks for, when the sender's budget admits it; a
-  /// signal over the budget marks them to be read with a `GetAll` once it allows.
-  private func admittedNames(of signal: BusMessage, now: Double) -> [String] {
-    guard let sender = signal.sender else { return [] }
-    let names = registry.names(ownedBy: sender)
-    guard !names.isEmpty else { return [] }
-    var budget = budgets[sender] ?? SignalBudget(now: now)
-    let admitted = budget.admit(at: now)
-    budgets[sender] = budget
-    guard admitted else {
-      // A flood: the bus stops sending this connection's signals for a while; its players are
-      // read afresh after (``followMutedAgain(now:)``).
-      flooded = true
-      unfollow(sender)
-      if muted[sender] == nil {
-        muted[sender] = now + Self.floodMuteSeconds
-        debug("MPRIS: \(sender) sends too many signals; not listened to for a second")
-      }
-      return []
-    }
-    return names
   }
 
   private func propertiesChanged(_ signal: BusMessage) {

@@ -53,18 +53,7 @@ package final class ChildProcess {
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
-    var merged: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let text = String(cString: pointer)
-      if let equals = text.firstIndex(of: "=") {
-        merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      entry += 1
-    }
-    for (key, value) in environment { merged[key] = value }
-    let environmentStrings = merged.map { "\($0.key)=\($0.value)" }
-
+    let environmentStrings = Self.environment(adding: environment)
     var childPid: pid_t = 0
     let argv = [executable] + arguments
     let status = withCStrings(argv) { argvPointers in
@@ -86,6 +75,21 @@ package final class ChildProcess {
     stdinDescriptor = stdin ? inPipe[1] : -1
     _ = fcntl(stdoutDescriptor, F_SETFL, fcntl(stdoutDescriptor, F_GETFL) | O_NONBLOCK)
     _ = fcntl(stderrDescriptor, F_SETFL, fcntl(stderrDescriptor, F_GETFL) | O_NONBLOCK)
+  }
+
+  /// This process's environment with `entries` added or replaced, as `KEY=value` strings.
+  private static func environment(adding entries: [String: String]) -> [String] {
+    var merged: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    for (key, value) in entries { merged[key] = value }
+    return merged.map { "\($0.key)=\($0.value)" }
   }
 
   deinit {

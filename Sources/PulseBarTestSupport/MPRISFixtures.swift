@@ -82,16 +82,21 @@ package enum MPRISFixtures {
       let task = withUnsafeBytes(of: entry.pointee.d_name) {
         String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
       }
-      guard task.first?.isNumber == true,
-        let comm = readFile("/proc/\(pid)/task/\(task)/comm"),
-        let status = readFile("/proc/\(pid)/task/\(task)/status")
+      guard task.first?.isNumber == true, let thread = pid_t(task),
+        let comm = readFile("/proc/\(pid)/task/\(task)/comm")
       else { continue }
-      let count =
-        status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        .flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
-      result[String(comm.prefix { $0 != "\n" }), default: 0] += count
+      result[String(comm.prefix { $0 != "\n" }), default: 0] += voluntarySwitches(
+        ofThread: thread, in: pid)
     }
     return result
+  }
+
+  /// Voluntary context switches of thread `thread` of process `pid` (0 when it is gone), from
+  /// `/proc/PID/task/TID/status`; the process's first thread's are `/proc/PID/status`'s.
+  package static func voluntarySwitches(ofThread thread: pid_t, in pid: pid_t) -> Int {
+    guard let status = readFile("/proc/\(pid)/task/\(thread)/status") else { return 0 }
+    return status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+      .flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
   }
 
   /// A small /proc file, read in one go.

@@ -21,8 +21,6 @@ package enum PictureSignals {
     var noise = NoiseSource(seed: 7)
     let rate = Float(sampleRate)
     let roots: [Float] = [55, 43.65, 65.41, 49]  // A1 F1 C2 G1, one per bar
-    let chordRatios: [Float] = [4, 5, 6]  // a major triad two octaves up
-    let lead: [Float] = [440, 523.3, 659.3, 587.3, 523.3, 440, 392, 440]
     let sectionLevels: [Float] = [0.45, 1.0, 0.25, 0.8, 0.55, 1.0]
     var hatState: Float = 0
     var previousNoise: Float = 0
@@ -52,33 +50,45 @@ package enum PictureSignals {
       previousNoise = white
       hatState = highPassed * expf(-eighth * 70)
       value += 0.09 * hatState
-      // Bass: plucked root with two harmonics.
-      let root = roots[bar]
-      let pluck = expf(-inBeat * 4)
-      value +=
-        0.22 * pluck
-        * (sinf(2 * .pi * root * t) + 0.5 * sinf(4 * .pi * root * t)
-          + 0.25 * sinf(6 * .pi * root * t))
-      // Chords: three notes, six harmonics each, falling 1/k, swelling on each bar.
-      let swell = 0.5 + 0.5 * expf(-(t.truncatingRemainder(dividingBy: 2)) * 1.5)
-      for ratio in chordRatios {
-        let note = root * ratio
-        for harmonic in 1...6 {
-          let frequency = note * Float(harmonic)
-          value += 0.035 * swell / Float(harmonic) * sinf(2 * .pi * frequency * t)
-        }
-      }
-      // Lead: one note per eighth, with a bright third harmonic.
-      let leadNote = lead[Int(t * 4) % lead.count]
-      let leadEnvelope = expf(-eighth * 6)
-      value +=
-        0.07 * leadEnvelope
-        * (sinf(2 * .pi * leadNote * t) + 0.3 * sinf(6 * .pi * leadNote * t))
+      addPitched(to: &value, t: t, inBeat: inBeat, eighth: eighth, root: roots[bar])
       value *= level * 0.72
       samples[frame * 2] = value
       samples[frame * 2 + 1] = value * 0.9 + 0.02 * level * white
     }
     return samples
+  }
+
+  /// The chords' notes over the root: a major triad two octaves up.
+  private static let chordRatios: [Float] = [4, 5, 6]
+  /// The lead line, one note per eighth.
+  private static let lead: [Float] = [440, 523.3, 659.3, 587.3, 523.3, 440, 392, 440]
+
+  /// Adds `music`'s pitched parts at time `t` (`inBeat` and `eighth` seconds into the beat and
+  /// the eighth, over the bar's `root`) to `value`: the bass, the chords and the lead.
+  private static func addPitched(
+    to value: inout Float, t: Float, inBeat: Float, eighth: Float, root: Float
+  ) {
+    // Bass: plucked root with two harmonics.
+    let pluck = expf(-inBeat * 4)
+    value +=
+      0.22 * pluck
+      * (sinf(2 * .pi * root * t) + 0.5 * sinf(4 * .pi * root * t)
+        + 0.25 * sinf(6 * .pi * root * t))
+    // Chords: three notes, six harmonics each, falling 1/k, swelling on each bar.
+    let swell = 0.5 + 0.5 * expf(-(t.truncatingRemainder(dividingBy: 2)) * 1.5)
+    for ratio in chordRatios {
+      let note = root * ratio
+      for harmonic in 1...6 {
+        let frequency = note * Float(harmonic)
+        value += 0.035 * swell / Float(harmonic) * sinf(2 * .pi * frequency * t)
+      }
+    }
+    // Lead: one note per eighth, with a bright third harmonic.
+    let leadNote = lead[Int(t * 4) % lead.count]
+    let leadEnvelope = expf(-eighth * 6)
+    value +=
+      0.07 * leadEnvelope
+      * (sinf(2 * .pi * leadNote * t) + 0.3 * sinf(6 * .pi * leadNote * t))
   }
 
   /// A whole track as a player hands it over: half a second of ±1 LSB dither, a

@@ -8,19 +8,19 @@ import Testing
 @Suite struct EngineHealthTests {
   @Test func sleepingIsHealthyHoweverLong() {
     let health = EngineHealth()
-    #expect(health.isHealthy(limit: 5_000_000_000, now: 1_000_000_000_000))
+    #expect(health.isHealthy(limit: 5, now: 1_000))
     health.beginWork(now: 10)
     health.endWork()
-    #expect(health.isHealthy(limit: 1, now: 1_000_000_000_000))
+    #expect(health.isHealthy(limit: 0.001, now: 1_000))
   }
 
   @Test func workLongerThanTheLimitIsUnhealthy() {
     let health = EngineHealth()
     health.beginWork(now: 1_000)
-    #expect(health.isHealthy(limit: 500, now: 1_400))
-    #expect(health.isHealthy(limit: 500, now: 1_500))
-    #expect(!health.isHealthy(limit: 500, now: 1_501))
+    #expect(health.isHealthy(limit: 0.5, now: 1_000.25))
+    #expect(health.isHealthy(limit: 0.5, now: 1_000.5))
+    #expect(!health.isHealthy(limit: 0.5, now: 1_000.501))
     health.endWork()
-    #expect(health.isHealthy(limit: 500, now: 9_999))
+    #expect(health.isHealthy(limit: 0.5, now: 9_999))
   }
 }

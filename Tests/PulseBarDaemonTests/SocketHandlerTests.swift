@@ -26,10 +26,10 @@ import Testing
       poll.add(handler.wakeDescriptor!)
       while !condition() {
         guard monotonicSeconds() < deadline else { return false }
-        let now = monotonicNanoseconds()
-        let wait = handler.nextDeadline.map { $0 <= now ? 0 : Int32(($0 - now) / 1_000_000 + 1) }
+        let now = monotonicSeconds()
+        let wait = handler.nextDeadline.map { $0 <= now ? 0 : Int32(($0 - now) * 1000 + 1) }
         poll.wait(timeoutMilliseconds: min(wait ?? 5, 5))
-        _ = handler.service(now: monotonicNanoseconds())
+        _ = handler.service(now: monotonicSeconds())
       }
       return true
     }
@@ -42,7 +42,7 @@ import Testing
     func publish(_ subscription: Subscription, _ text: String) {
       var text = text
       text.withUTF8 { handler.publish(subscription, line: UnsafeRawBufferPointer($0)) }
-      _ = handler.service(now: monotonicNanoseconds())
+      _ = handler.service(now: monotonicSeconds())
     }
   }
 

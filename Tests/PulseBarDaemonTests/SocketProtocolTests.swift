@@ -10,7 +10,7 @@ import Testing
 @Suite struct SocketProtocolTests {
   static let base = Subscription(format: .text, bars: 8)
 
-  func session(at time: UInt64 = 0) -> ClientProtocol {
+  func session(at time: Double = 0) -> ClientProtocol {
     ClientProtocol(connectedAt: time)
   }
 
@@ -77,10 +77,10 @@ import Testing
   }
 
   @Test func silenceMeansTheDefaultAfter100Milliseconds() {
-    var machine = session(at: 1_000)
-    #expect(machine.nextDeadline == 1_000 + 100_000_000)
-    #expect(machine.timePassed(now: 1_000 + 99_999_999) == .none)
-    #expect(machine.timePassed(now: 1_000 + 100_000_000) == .subscribe(SubscriptionRequest()))
+    var machine = session(at: 1)
+    #expect(machine.nextDeadline == 1 + 0.1)
+    #expect(machine.timePassed(now: 1.099_999) == .none)
+    #expect(machine.timePassed(now: 1 + 0.1) == .subscribe(SubscriptionRequest()))
     #expect(machine.received(Array("format=json\n".utf8)) == .none, "too late: already subscribed")
   }
 
@@ -88,7 +88,7 @@ import Testing
     var machine = session()
     _ = machine.received(Array("format=js".utf8))
     #expect(
-      machine.timePassed(now: 100_000_000)
+      machine.timePassed(now: 0.1)
         == .reject("error: subscription line not finished within 100 ms\n"))
   }
 
@@ -104,17 +104,17 @@ import Testing
     var machine = session()
     _ = machine.received(Array("\n".utf8))
     #expect(machine.nextDeadline == nil)
-    machine.writeBlocked(now: 1_000_000_000)
-    #expect(machine.nextDeadline == 6_000_000_000)
-    machine.wrote(now: 3_000_000_000)
-    machine.writeBlocked(now: 3_500_000_000)  // still the same backlog
-    #expect(machine.timePassed(now: 7_999_999_999) == .none)
-    #expect(machine.timePassed(now: 8_000_000_000) == .close)
+    machine.writeBlocked(now: 1)
+    #expect(machine.nextDeadline == 6)
+    machine.wrote(now: 3)
+    machine.writeBlocked(now: 3.5)  // still the same backlog
+    #expect(machine.timePassed(now: 7.999_999) == .none)
+    #expect(machine.timePassed(now: 8) == .close)
     var recovered = session()
     _ = recovered.received(Array("\n".utf8))
     recovered.writeBlocked(now: 0)
     recovered.drained()
-    #expect(recovered.timePassed(now: 60_000_000_000) == .none)
+    #expect(recovered.timePassed(now: 60) == .none)
   }
 
   @Test func historyNumbersItsLinesAndKeepsTheLast() {

@@ -99,6 +99,12 @@ final class PipeWireConnection {
     target = settings.scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
     mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
     for hook in [coreHook, registryHook, streamHook] { hook.initialize(to: spa_hook()) }
+    initializeGraphEvents()
+    initializeStreamEvents()
+  }
+
+  /// The core's, the registry's, the nodes' and the metadata's callbacks.
+  private func initializeGraphEvents() {
     coreEvents.initialize(to: pw_core_events())
     coreEvents.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
     coreEvents.pointee.done = { data, id, seq in
@@ -133,6 +139,10 @@ final class PipeWireConnection {
         subject: subject, key: key.map { String(cString: $0) }, value: value)
       return 0
     }
+  }
+
+  /// The capture streams' callbacks: the output's, and each of the player's.
+  private func initializeStreamEvents() {
     streamEvents.initialize(to: pw_stream_events())
     streamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
     streamEvents.pointee.state_changed = { data, _, state, error in

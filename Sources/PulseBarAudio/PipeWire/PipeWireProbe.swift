@@ -41,34 +41,20 @@ package enum PipeWireProbe {
     }
     defer { pw_core_disconnect(core) }
     let listing = Listing(mainLoop: mainLoop)
+    list(core: core, loop: loop, into: listing, timeout: timeout)
+    return answer(listing, remote: name, timeout: timeout)
+  }
+
+  /// Runs the loop until the core has listed its registry into `listing` (or `timeout`
+  /// microseconds pass, or the core fails).
+  private static func list(
+    core: OpaquePointer, loop: UnsafeMutablePointer<pw_loop>?, into listing: Listing,
+    timeout: UInt64
+  ) {
     let data = Unmanaged.passUnretained(listing).toOpaque()
-    var coreEvents = pw_core_events()
-    coreEvents.version = UInt32(PW_VERSION_CORE_EVENTS)
-    coreEvents.done = { data, id, _ in
-      guard id == PW_ID_CORE else { return }
-      Listing.from(data).finish(answered: true)
-    }
-    coreEvents.info = { data, info in
-      guard let props = info?.pointee.props,
-        let rate = spa_dict_lookup(props, "default.clock.rate").flatMap({ Int(String(cString: $0)) }
-        ),
-        (8000...768_000).contains(rate)
-      else { return }
-      Listing.from(data).graphRate = rate
-    }
-    coreEvents.error = { data, id, _, _, _ in
-      guard id == PW_ID_CORE else { return }
-      Listing.from(data).finish(answered: false)
-    }
-    var registryEvents = pw_registry_events()
-    registryEvents.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
-    registryEvents.global = { data, _, _, type, _, props in
-      guard let type, String(cString: type) == "PipeWire:Interface:Node",
-        let mediaClass = spa_dict_lookup(props, "media.class"),
-        String(cString: mediaClass) == "Audio/Sink"
-      else { return }
-      Listing.from(data).sinks += 1
-    }
+    let mainLoop = listing.mainLoop
+    var coreEvents = Self.coreEvents()
+    var registryEvents = Self.registryEvents()
     // libpipewire keeps these pointers while the loop runs: allocated, not `&local`.
     let coreHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
     let registryHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
@@ -96,6 +82,47 @@ package enum PipeWireProbe {
       }
     }
     spa_hook_remove(coreHook)
+  }
+
+  /// The core's events: `done` ends the listing, `info` gives the graph's rate, `error` fails.
+  private static func coreEvents() -> pw_core_events {
+    var coreEvents = pw_core_events()
+    coreEvents.version = UInt32(PW_VERSION_CORE_EVENTS)
+    coreEvents.done = { data, id, _ in
+      guard id == PW_ID_CORE else { return }
+      Listing.from(data).finish(answered: true)
+    }
+    coreEvents.info = { data, info in
+      guard let props = info?.pointee.props,
+        let rate = spa_dict_lookup(props, "default.clock.rate").flatMap({ Int(String(cString: $0)) }
+        ),
+        (8000...768_000).contains(rate)
+      else { return }
+      Listing.from(data).graphRate = rate
+    }
+    coreEvents.error = { data, id, _, _, _ in
+      guard id == PW_ID_CORE else { return }
+      Listing.from(data).finish(answered: false)
+    }
+    return coreEvents
+  }
+
+  /// The registry's events: each `Audio/Sink` node is counted.
+  private static func registryEvents() -> pw_registry_events {
+    var registryEvents = pw_registry_events()
+    registryEvents.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
+    registryEvents.global = { data, _, _, type, _, props in
+      guard let type, String(cString: type) == "PipeWire:Interface:Node",
+        let mediaClass = spa_dict_lookup(props, "media.class"),
+        String(cString: mediaClass) == "Audio/Sink"
+      else { return }
+      Listing.from(data).sinks += 1
+    }
+    return registryEvents
+  }
+
+  /// The verdict from what the listing found on `name`.
+  private static func answer(_ listing: Listing, remote name: String, timeout: UInt64) -> Answer {
     guard listing.answered else {
       return Answer(
         pipeWireServesAudio: false,

@@ -65,47 +65,30 @@ extension PulseConnection {
   ///
   /// A named source (`--input pulse:NAME`) ignores the scope: it records what it names.
   func reconcileScope() {
-    var next = CaptureTarget.output(.scopeIsOutput)
-    var othersPlay = false
-    if settings.sourceName == nil, isReady {
-      let streams = sinkInputs.playbackStreams().filter { !failedInputs.contains($0.id) }
-      next = selection.target(player: player, streams: streams) {
-        ProcessTable.parent(of: $0)
-      }
-      if let sink = follower.monitoredSink {
-        othersPlay = selection.othersPlay(
-          player: player, streams: sinkInputs.playbackStreams(onSink: sink)
-        ) { ProcessTable.parent(of: $0) }
-      }
-    } else if settings.sourceName == nil, selection.scope == .player {
-      next = .output(.noPlayer)
-    }
-    let wanted = Array(next.streams.prefix(StreamMixer.maximumLanes))
-    var changed = false
-    for recorded in playerStreams
-    where !wanted.contains(recorded.sinkInput)
-      || sinkInputs.sink(of: recorded.sinkInput) != recorded.sink
-    {
-      closePlayerStream(recorded)
-      changed = true
-    }
-    for sinkInput in wanted where !playerStreams.contains(where: { $0.sinkInput == sinkInput }) {
-      if openPlayerStream(sinkInput) { changed = true }
-    }
+    // A named source records what it names; without a connection the table is empty.
+    let serverStreams = settings.sourceName == nil && isReady ? sinkInputs.playbackStreams() : nil
+    let plan = PlayerCapturePlan(
+      selection: settings.sourceName == nil ? selection : PlayerStreamSelection(scope: .output),
+      player: player, streams: serverStreams?.filter { !failedInputs.contains($0.id) },
+      onOutput: follower.monitoredSink.map { sinkInputs.playbackStreams(onSink: $0) })
+    let changed = plan.apply(
+      to: playerStreams, stream: \.sinkInput,
+      stale: { sinkInputs.sink(of: $0.sinkInput) != $0.sink }, close: closePlayerStream,
+      open: openPlayerStream)
     if changed {
       // Lanes follow the streams' order; what a lane had queued is dropped with the old set.
       mixer.reset(lanes: playerStreams.count)
       for (lane, recorded) in playerStreams.enumerated() { recorded.lane = lane }
     }
-    if next != target {
-      target = next
+    if plan.target != target {
+      target = plan.target
       let what = target.streams.isEmpty ? follower.recorded ?? "nothing" : describedSource
       debug?("PulseAudio: \(target.reason); recording \(what)")
     }
     let described = describedSource
     buffer.updateStatus {
       $0.sourceName = described
-      $0.othersPlay = othersPlay
+      $0.othersPlay = plan.othersPlay
     }
     updateActivity()
   }

@@ -20,10 +20,10 @@ package enum ConfigKeys {
   }
 
   package static let all: [Setting] = [
-    integer("general", "bars", 1...512, \.bars, "bars drawn in all; in stereo half per channel"),
-    integer("general", "fps", 1...240, \.fps, "frames per second of audio"),
-    choice("general", "channels", \.channels, "mono downmix, or left and right apart"),
-    choice("general", "format", \.format, "text, waybar, json or raw (cava's raw ASCII)"),
+    .integer("general", "bars", 1...512, \.bars, "bars drawn in all; in stereo half per channel"),
+    .integer("general", "fps", 1...240, \.fps, "frames per second of audio"),
+    .choice("general", "channels", \.channels, "mono downmix, or left and right apart"),
+    .choice("general", "format", \.format, "text, waybar, json or raw (cava's raw ASCII)"),
     Setting(
       section: "general", key: "seed",
       help: "seed of the bubbles' randomness (same seed, same bubbles)",
@@ -46,305 +46,118 @@ package enum ConfigKeys {
         configuration.input = input
       },
       render: { $0.input.description }),
-    choice(
+    .choice(
       "input", "scope", \.scope,
       "player: while the active MPRIS player plays, its own streams alone (others' sounds do not move the bars); output: everything the default sink plays. pulse:NAME, files, fifos and stdin ignore it"
     ),
-    integer(
+    .integer(
       "input", "raw_sample_rate", 8000...384_000, \.rawSampleRate,
       "sample rate of raw s16le PCM on a fifo or stdin"),
-    integer(
+    .integer(
       "input", "raw_channels", 1...2, \.rawChannels,
       "interleaved channels of raw PCM on a fifo or stdin"),
-    number("analysis", "low_cutoff", 1...20000, \.lowCutoff, "lowest frequency shown, Hz"),
-    number(
+    .number("analysis", "low_cutoff", 1...20000, \.lowCutoff, "lowest frequency shown, Hz"),
+    .number(
       "analysis", "high_cutoff", 2...192_000, \.highCutoff,
       "highest frequency shown, Hz (at most half the sample rate)"),
-    boolean(
+    .boolean(
       "analysis", "autosens", \.autosens, "automatic gain: bars fill the range at any volume"),
-    number(
+    .number(
       "analysis", "sensitivity", 1...10000, \.sensitivity,
       "gain in percent while autosens is off"),
-    number(
+    .number(
       "analysis", "noise_floor", -120...(-20), \.noiseFloor,
       "peak level in dBFS below which audio is silence (no gain growth; counts toward paused)"),
-    number(
+    .number(
       "analysis", "noise_reduction", 0...0.99, \.noiseReduction,
       "0 fast and jittery … 0.99 slow and smooth (cava's)"),
-    number(
+    .number(
       "analysis", "onset_threshold", 1...20, \.onsetThreshold,
       "how far above its running mean spectral flux must rise to spawn a bubble"),
-    glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
-    glyphs(
+    .glyphs("output", "bar_glyphs", \.barGlyphs, "text bar glyphs, lowest to highest"),
+    .glyphs(
       "output", "morph_glyphs", \.morphGlyphs,
       "play/pause glyph frames, pause to play (the morph shows the nearest)"),
-    integer(
+    .integer(
       "output", "raw_max", 1...65535, \.rawMax,
       "top of the raw format's range (cava's ascii_max_range)"),
-    choice(
+    .choice(
       "output", "markup", \.markup,
       "markup pulsebar adds: none, pango (waybar, i3blocks), polybar or ansi"),
-    text(
+    .text(
       "output", "offline_text", \.offlineText,
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
-    template(
+    .template(
       "output", "text", \.text,
       "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells"
     ),
-    template(
+    .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
-    template("output", "text_paused", \.textPaused, "the text line while paused; empty means text"),
-    template(
+    .template(
+      "output", "text_paused", \.textPaused, "the text line while paused; empty means text"),
+    .template(
       "output", "text_stopped", \.textStopped, "the text line while stopped; empty means text"),
-    template(
+    .template(
       "output", "tooltip", \.tooltip,
       "waybar tooltip, the same fields; a field with no value drops with its separator"),
-    integer(
+    .integer(
       "output", "title_width", 0...200, \.titleWidth,
       "deprecated: N appends ' {title:N}' to the text line; 0 adds nothing"),
-    choice(
+    .choice(
       "output", "hide_when", \.hideWhen,
       "hide the text (waybar class 'hidden') when never, stopped or not_playing"),
-    number(
+    .number(
       "output", "hide_after", 0...86400, \.hideAfter,
       "seconds the hide_when state must last before the text hides"),
-    colors(
+    .colors(
       "colors", "bars", \.barColors,
       "the bars' colours, a gradient (#rrggbb, …); empty means no colour (needs markup)"),
-    choice("colors", "bars_by", \.barColoring, "the bar gradient runs across position or height"),
-    color("colors", "playing", \.playingColor, "the play/pause glyph's colour while playing"),
-    color("colors", "paused", \.pausedColor, "the glyph's colour while paused"),
-    color("colors", "stopped", \.stoppedColor, "the glyph's colour while stopped"),
-    color("colors", "bubbles", \.bubbleColor, "the bubbles' colour"),
-    names(
+    .choice("colors", "bars_by", \.barColoring, "the bar gradient runs across position or height"),
+    .color("colors", "playing", \.playingColor, "the play/pause glyph's colour while playing"),
+    .color("colors", "paused", \.pausedColor, "the glyph's colour while paused"),
+    .color("colors", "stopped", \.stoppedColor, "the glyph's colour while stopped"),
+    .color("colors", "bubbles", \.bubbleColor, "the bubbles' colour"),
+    .names(
       "players", "ignore", \.players.ignore,
       "MPRIS players never shown (bus names after org.mpris.MediaPlayer2., as prefixes)"),
-    names(
+    .names(
       "players", "prefer", \.players.prefer,
       "players picked first when several play, best first"),
-    text(
+    .text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
-    integer(
+    .integer(
       "socket", "max_clients", 1...1024, \.maxClients,
       "clients served at once; the next gets 'error: too many clients'"),
-    number(
+    .number(
       "scene", "silence_timeout", 0.1...60, \.silenceTimeout,
       "seconds below the noise floor before playing counts as paused"),
-    number(
+    .number(
       "scene", "state_debounce", 0...5, \.stateDebounce,
       "seconds a new playback state must hold before it shows (sound starting shows at once)"),
     Setting(
       section: "scene", key: "rest_heights",
       help: "bar heights (0…1) while nothing plays, repeated to the bar count",
       apply: { text, configuration throws(ValueError) in
-        let heights = try commaList(text, "expected numbers from 0 to 1 separated by commas") {
+        let heights = try Setting.commaList(
+          text, "expected numbers from 0 to 1 separated by commas"
+        ) {
           Float($0).flatMap { (0...1).contains($0) ? $0 : nil }
         }
         guard !heights.isEmpty else { throw ValueError("needs at least one height") }
         configuration.restHeights = heights
       },
       render: { $0.restHeights.map(\.formattedSetting).joined(separator: ", ") }),
-    number(
+    .number(
       "scene", "morph_duration", 0...5, \.morphDuration, "seconds the play/pause morph takes"),
-    glyphs("bubbles", "glyphs", \.bubbleGlyphs, "glyphs a bubble picks from at random"),
-    integer("bubbles", "max", 0...64, \.bubbleMax, "bubbles alive at once (0 turns them off)"),
-    number(
+    .glyphs("bubbles", "glyphs", \.bubbleGlyphs, "glyphs a bubble picks from at random"),
+    .integer("bubbles", "max", 0...64, \.bubbleMax, "bubbles alive at once (0 turns them off)"),
+    .number(
       "bubbles", "min_interval", 0...10, \.bubbleMinInterval, "least seconds between two bubbles"),
-    number("bubbles", "duration", 0.5...30, \.bubbleDuration, "seconds a bubble lives"),
-    number(
+    .number("bubbles", "duration", 0.5...30, \.bubbleDuration, "seconds a bubble lives"),
+    .number(
       "bubbles", "max_left", 0...10000, \.bubbleMaxLeft,
       "how far left a bubble drifts (the seed's points)"),
-    number("bubbles", "max_right", 0...10000, \.bubbleMaxRight, "how far right a bubble drifts"),
-    number("bubbles", "max_height", 1...10000, \.bubbleMaxHeight, "how high a bubble climbs"),
+    .number("bubbles", "max_right", 0...10000, \.bubbleMaxRight, "how far right a bubble drifts"),
+    .number("bubbles", "max_height", 1...10000, \.bubbleMaxHeight, "how high a bubble climbs"),
   ]
-
-  // MARK: - Kinds of value
-
-  /// A ``Template``: checked here (unknown fields, unclosed braces, bad widths, with the
-  /// column), kept as text and parsed once per renderer.
-  private static func template(
-    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, String> & Sendable,
-    _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        do throws(TemplateError) {
-          _ = try Template(parsing: text)
-        } catch {
-          throw ValueError(error.message, column: error.column)
-        }
-        configuration[keyPath: path] = text
-      }, render: { $0[keyPath: path] })
-  }
-
-  /// `#rrggbb, …` (empty: none).
-  private static func colors(
-    _ section: String, _ key: String,
-    _ path: WritableKeyPath<Configuration, [RGBColor]> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        configuration[keyPath: path] = try commaList(
-          text, "expected colours as #rrggbb separated by commas"
-        ) { RGBColor(parsing: $0) }
-      },
-      render: { $0[keyPath: path].map(\.description).joined(separator: ", ") })
-  }
-
-  /// The items of a comma-separated list, each trimmed and read by `element`; the first it
-  /// refuses is named in the error.
-  private static func commaList<Element>(
-    _ text: String, _ expected: String, _ element: (String) -> Element?
-  ) throws(ValueError) -> [Element] {
-    var elements: [Element] = []
-    for part in text.split(separator: ",") {
-      let item = part.trimmingWhitespace()
-      guard let value = element(item) else { throw ValueError("\(expected), got '\(item)'") }
-      elements.append(value)
-    }
-    return elements
-  }
-
-  /// One `#rrggbb`, or empty for none.
-  private static func color(
-    _ section: String, _ key: String,
-    _ path: WritableKeyPath<Configuration, RGBColor?> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        guard !text.isEmpty else {
-          configuration[keyPath: path] = nil
-          return
-        }
-        guard let color = RGBColor(parsing: text) else {
-          throw ValueError("expected a colour as #rrggbb (or nothing), got '\(text)'")
-        }
-        configuration[keyPath: path] = color
-      }, render: { $0[keyPath: path]?.description ?? "" })
-  }
-
-  /// Names separated by commas (empty: none); a name has no spaces.
-  private static func names(
-    _ section: String, _ key: String,
-    _ path: WritableKeyPath<Configuration, [String]> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        configuration[keyPath: path] = try commaList(
-          text, "expected player names separated by commas"
-        ) { name in
-          let printable = name.unicodeScalars.allSatisfy {
-            $0.properties.generalCategory != .control && $0 != " "
-          }
-          return printable ? name : nil
-        }
-      }, render: { $0[keyPath: path].joined(separator: ", ") })
-  }
-
-  private static func integer(
-    _ section: String, _ key: String, _ range: ClosedRange<Int>,
-    _ path: WritableKeyPath<Configuration, Int> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        guard let value = Int(text) else {
-          throw ValueError("expected a whole number, got '\(text)'")
-        }
-        guard range.contains(value) else {
-          throw ValueError("\(value) is out of range \(range.lowerBound)…\(range.upperBound)")
-        }
-        configuration[keyPath: path] = value
-      }, render: { String($0[keyPath: path]) })
-  }
-
-  /// A real number (`Float` Hz and gains, `Double` seconds) within `range`.
-  private static func number<Value: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
-    _ section: String, _ key: String, _ range: ClosedRange<Value>,
-    _ path: WritableKeyPath<Configuration, Value> & Sendable, _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        guard let value = Value(text), value.isFinite else {
-          throw ValueError("expected a number, got '\(text)'")
-        }
-        guard range.contains(value) else {
-          throw ValueError(
-            "\(value.formattedSetting) is out of range \(range.lowerBound.formattedSetting)…\(range.upperBound.formattedSetting)"
-          )
-        }
-        configuration[keyPath: path] = value
-      }, render: { $0[keyPath: path].formattedSetting })
-  }
-
-  /// Free text, taken as it stands (empty allowed).
-  private static func text(
-    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, String> & Sendable,
-    _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in configuration[keyPath: path] = text },
-      render: { $0[keyPath: path] })
-  }
-
-  private static func boolean(
-    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, Bool> & Sendable,
-    _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        switch text.lowercased() {
-        case "true", "yes", "on", "1": configuration[keyPath: path] = true
-        case "false", "no", "off", "0": configuration[keyPath: path] = false
-        default: throw ValueError("expected true or false, got '\(text)'")
-        }
-      }, render: { $0[keyPath: path] ? "true" : "false" })
-  }
-
-  private static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
-    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, Value> & Sendable,
-    _ help: String
-  ) -> Setting where Value.RawValue == String {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        guard let value = Value(rawValue: text) else {
-          let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
-          throw ValueError("expected one of \(names), got '\(text)'")
-        }
-        configuration[keyPath: path] = value
-      }, render: { $0[keyPath: path].rawValue })
-  }
-
-  /// A list of glyphs written together; spaces between them are ignored. Control characters
-  /// are refused: they would land in every output line, and a glyph that starts with a
-  /// combining mark after one (or ends in a prepended mark before one) merges with the space
-  /// that separates it from its neighbour when the list is written back.
-  private static func glyphs(
-    _ section: String, _ key: String, _ path: WritableKeyPath<Configuration, [String]> & Sendable,
-    _ help: String
-  ) -> Setting {
-    Setting(
-      section: section, key: key, help: help,
-      apply: { text, configuration throws(ValueError) in
-        if let control = text.unicodeScalars.first(where: {
-          $0.properties.generalCategory == .control
-        }) {
-          let code = String(control.value, radix: 16, uppercase: true)
-          throw ValueError(
-            "glyphs must be printable, got U+\(String(repeating: "0", count: 4 - code.count))\(code)"
-          )
-        }
-        let glyphs = text.filter { $0 != " " }.map(String.init)
-        guard !glyphs.isEmpty else { throw ValueError("needs at least one glyph") }
-        configuration[keyPath: path] = glyphs
-      }, render: { $0[keyPath: path].joined(separator: " ") })
-  }
 }

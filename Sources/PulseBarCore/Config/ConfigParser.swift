@@ -52,68 +52,89 @@ package enum ConfigParser {
     let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     for rawLine in lines {
       lineNumber += 1
+      let place = ConfigError(file: file, line: lineNumber, message: "")
       let line = rawLine.trimmingWhitespace()
       if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
       if line.hasPrefix("[") {
-        guard line.hasSuffix("]") else {
-          throw ConfigError(
-            file: file, line: lineNumber, message: "section header needs a closing ']'")
-        }
-        let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
-        guard ConfigKeys.sections.contains(name) else {
-          throw ConfigError(
-            file: file, line: lineNumber,
-            message:
-              "unknown section [\(name)] (known: \(ConfigKeys.sections.joined(separator: ", ")))")
-        }
-        section = name
+        section = try sectionName(line, at: place)
         continue
       }
-      guard let equals = line.firstIndex(of: "=") else {
-        throw ConfigError(
-          file: file, line: lineNumber, message: "expected 'key = value', got '\(line)'")
+      let (setting, equals) = try setting(line, section: section, at: place)
+      let name = "\(setting.section).\(setting.key)"
+      if let first = lineNumbers[name] {
+        throw place.with("\(name) is given twice: on line \(first) and on line \(lineNumber)")
       }
-      let key = String(line[..<equals]).trimmingWhitespace()
-      let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
-      guard let section else {
-        throw ConfigError(
-          file: file, line: lineNumber, message: "'\(key)' comes before any [section]")
-      }
-      guard let setting = ConfigKeys.setting(section: section, key: key) else {
-        let known = ConfigKeys.all.filter { $0.section == section }.map(\.key)
-        throw ConfigError(
-          file: file, line: lineNumber,
-          message:
-            "unknown key '\(key)' in [\(section)] (known: \(known.joined(separator: ", ")))")
-      }
-      if let first = lineNumbers["\(section).\(key)"] {
-        throw ConfigError(
-          file: file, line: lineNumber,
-          message: "\(section).\(key) is given twice: on line \(first) and on line \(lineNumber)")
-      }
-      do {
-        try setting.apply(value, &configuration)
-      } catch {
-        // The column in the line: where the value starts, plus the error's place in it.
-        let column = error.column.map { column in
-          let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-          let indent = rawLine.prefix(while: isSpace).count
-          let afterEquals = line[line.index(after: equals)...]
-          return indent + line.distance(from: line.startIndex, to: equals) + 1
-            + afterEquals.prefix(while: isSpace).count + column
-        }
-        throw ConfigError(
-          file: file, line: lineNumber, column: column,
-          message: "\(section).\(key): \(error.message)")
-      }
-      lineNumbers["\(section).\(key)"] = lineNumber
-      keys.append("\(section).\(key)")
+      try apply(
+        setting, line: line, rawLine: rawLine, equals: equals, to: &configuration, at: place)
+      lineNumbers[name] = lineNumber
+      keys.append(name)
     }
     if let problem = configuration.crossFieldProblem() {
       let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
       throw ConfigError(file: file, line: line, message: problem.message)
     }
     return (configuration, keys)
+  }
+
+  /// The section a `[name]` header line opens.
+  private static func sectionName(_ line: String, at place: ConfigError) throws(ConfigError)
+    -> String
+  {
+    guard line.hasSuffix("]") else { throw place.with("section header needs a closing ']'") }
+    let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
+    guard ConfigKeys.sections.contains(name) else {
+      throw place.with(
+        "unknown section [\(name)] (known: \(ConfigKeys.sections.joined(separator: ", ")))")
+    }
+    return name
+  }
+
+  /// The setting a `key = value` line in `section` names, and where its `=` is.
+  private static func setting(_ line: String, section: String?, at place: ConfigError)
+    throws(ConfigError) -> (Setting, String.Index)
+  {
+    guard let equals = line.firstIndex(of: "=") else {
+      throw place.with("expected 'key = value', got '\(line)'")
+    }
+    let key = String(line[..<equals]).trimmingWhitespace()
+    guard let section else { throw place.with("'\(key)' comes before any [section]") }
+    guard let setting = ConfigKeys.setting(section: section, key: key) else {
+      let known = ConfigKeys.all.filter { $0.section == section }.map(\.key)
+      throw place.with(
+        "unknown key '\(key)' in [\(section)] (known: \(known.joined(separator: ", ")))")
+    }
+    return (setting, equals)
+  }
+
+  /// Applies the value after `equals` in `line` (`rawLine` untrimmed) to `configuration`; a bad
+  /// value's error gets the key and, when it has one, its column in the line.
+  private static func apply(
+    _ setting: Setting, line: String, rawLine: Substring, equals: String.Index,
+    to configuration: inout Configuration, at place: ConfigError
+  ) throws(ConfigError) {
+    let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+    do {
+      try setting.apply(value, &configuration)
+    } catch {
+      // The column in the line: where the value starts, plus the error's place in it.
+      let column = error.column.map { column in
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let indent = rawLine.prefix(while: isSpace).count
+        let afterEquals = line[line.index(after: equals)...]
+        return indent + line.distance(from: line.startIndex, to: equals) + 1
+          + afterEquals.prefix(while: isSpace).count + column
+      }
+      var problem = place.with("\(setting.section).\(setting.key): \(error.message)")
+      problem.column = column
+      throw problem
+    }
+  }
+}
+
+extension ConfigError {
+  /// This place in a file with `message`.
+  fileprivate func with(_ message: String) -> ConfigError {
+    ConfigError(file: file, line: line, column: column, message: message)
   }
 }
 

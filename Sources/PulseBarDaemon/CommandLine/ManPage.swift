@@ -32,9 +32,7 @@ package enum ManPage {
       .SH COMMANDS
 
       """
-    for command in CommandTable.commands {
-      page += ".TP\n.B \(escape(command.name))\n\(escape(command.summary)).\n"
-    }
+    page += paragraphs(CommandTable.commands.map { ($0.name, $0.summary) })
     page += ".TP\n.B help\nthis help, or one command's (\\fBhelp\\fR \\fICOMMAND\\fR).\n"
     page += ".SH OPTIONS\n"
     for command in CommandTable.commands where !command.options.isEmpty {
@@ -48,21 +46,13 @@ package enum ManPage {
       .SH FILES
 
       """
-    for file in CommandTable.files {
-      page += ".TP\n.I \(escape(file.path))\n\(escape(file.what)).\n"
-    }
+    page += paragraphs(CommandTable.files.map { ($0.path, $0.what) }, font: "I")
     page += ".SH ENVIRONMENT\n"
-    for variable in CommandTable.environment {
-      page += ".TP\n.B \(escape(variable.name))\n\(escape(variable.what)).\n"
-    }
+    page += paragraphs(CommandTable.environment.map { ($0.name, $0.what) })
     page += ".SH EXIT STATUS\n"
-    for exit in CommandTable.exitStatuses {
-      page += ".TP\n.B \(exit.status)\n\(escape(exit.what)).\n"
-    }
+    page += paragraphs(CommandTable.exitStatuses.map { (String($0.status), $0.what) })
     page += ".SH EXAMPLES\n"
-    for example in CommandTable.examples {
-      page += ".TP\n.B \(escape(example.command))\n\(escape(example.what)).\n"
-    }
+    page += paragraphs(CommandTable.examples.map { ($0.command, $0.what) })
     page += """
       .SH SEE ALSO
       .BR systemctl (1),
@@ -71,6 +61,13 @@ package enum ManPage {
 
       """
     return page
+  }
+
+  /// One `.TP` paragraph per entry: its term in bold (or `font`), then its text as a sentence.
+  private static func paragraphs(_ entries: [(term: String, text: String)], font: String = "B")
+    -> String
+  {
+    entries.map { ".TP\n.\(font) \(escape($0.term))\n\(escape($0.text)).\n" }.joined()
   }
 
   /// One `.TP` paragraph per option: its signature, its help, its default and config key.

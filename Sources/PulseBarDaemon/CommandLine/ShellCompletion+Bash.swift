@@ -28,12 +28,9 @@ extension ShellCompletion {
           case $command:$prev in
 
       """
-    for command in CommandTable.commands {
-      for option in command.options {
-        guard let line = bashValueCase(command: command.name, option: option) else { continue }
-        script += "        " + line + "\n"
-      }
-    }
+    script += CommandTable.commands.flatMap { command in
+      command.options.compactMap { bashValueCase(command: command.name, option: $0) }
+    }.map { "        \($0)\n" }.joined()
     script += """
           esac
           local options
@@ -51,10 +48,9 @@ extension ShellCompletion {
           case $command in
 
       """
-    for command in CommandTable.commands {
-      let words = names(of: command).joined(separator: " ")
-      script += "        \(command.name)) options=\"\(words)\" ;;\n"
-    }
+    script += CommandTable.commands.map {
+      "        \($0.name)) options=\"\(names(of: $0).joined(separator: " "))\" ;;\n"
+    }.joined()
     script += """
           esac
           # --version only as the first word.

@@ -7,26 +7,23 @@ import PulseBarSystem
 /// The live frame loop: drains the capture buffer, advances the pipeline one
 /// frame per `1/fps` s of audio, and hands frames to the deliveries.
 ///
-/// Paced by the audio: it sleeps in `poll` on the capture buffer's eventfd
-/// (and the signal descriptor), with no timeout while nothing moves. The audio server hands
-/// audio over in chunks of a few frames (a PulseAudio fragment, a PipeWire quantum); the
-/// ``FramePacer`` draws the first frame of a chunk at once and spaces the rest until the next
-/// chunk, each frame one hop of samples. Audio queued beyond a chunk (a late burst) joins the
-/// next frame, never a burst of stale frames. When audio stops arriving it ticks on the wall
-/// clock only while the scene still animates (or still says `playing`, to reach the silence
-/// timeout), then not at all. Runs on the thread that calls ``run()``.
+/// Paced by the audio: it sleeps in `poll` on the capture buffer's eventfd (and the signal
+/// descriptor, the player feed's, the deliveries'), with no timeout while nothing moves. What
+/// to do at each wake-up is ``EngineCore``'s decision (pacing the frames of a chunk, ticks
+/// while audio is late and the scene still moves, when a player change is taken, how long to
+/// sleep, the frame rate); this class does the I/O around it: the wait, reading the buffer,
+/// the pipeline, the deliveries, signals and reloads. Runs on the thread that calls ``run()``.
 ///
 /// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
-/// the player or its track changed. Player changes merge into frames: the latest one is taken
-/// when a frame is due (one period after the last frame), and the feed is not polled in
-/// between, so a player that floods the bus with changes costs at most one wake-up and one
-/// frame per period: the audio frame made then, else the same scene rendered again (or a tick,
-/// when audio is late).
+/// the player or its track changed, and the feed is not polled again until the core takes the
+/// change, at most once a period.
 package final class Engine {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
   /// What fills ``buffer``; told when a reload changes the buffer's format.
   private let capture: CaptureSource?
+  /// ``capture`` when the loop drives it (libpulse's mainloop): it waits in the loop's poll.
+  private let driven: EngineDrivenCapture?
   private var deliveries: [FrameDelivery]
   private let signals: SignalReceiver?
   /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
@@ -46,21 +43,11 @@ package final class Engine {
   package let health = EngineHealth()
   private var status = CaptureStatus()
   private var readBuffer: UnsafeMutableBufferPointer<Float>
-  /// Spaces the frames a chunk of audio holds; knows when missing audio is late, and when the
-  /// last frame was made.
-  private var pacer: FramePacer
-  /// Samples left in the buffer after the last read: more on a wake means audio arrived.
-  private var samplesAfterRead = 0
+  /// The loop's decisions: pacing, ticks, player changes, the wait, the frame rate.
+  private var core: EngineCore
   private var versions: [UInt64] = []
-  private var lastStatusText = ""
-  private var lastStatusKey: (PlaybackState, Bool, UInt32)?
+  private var statusLine = StatusLine()
   private var stopping = false
-  /// The player feed signalled a change that is not yet in the pipeline (see the type's docs).
-  private var playerChangePending = false
-  /// The player the capture was last told about.
-  private var capturedPlayer: PlayerAudioIdentity?
-  /// The monotonic time the last frame was rendered at (``FrameInfo/clock``).
-  private var lastRenderClock = 0.0
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
@@ -70,11 +57,12 @@ package final class Engine {
     self.pipeline = pipeline
     self.buffer = buffer
     self.capture = capture
+    driven = capture as? EngineDrivenCapture
     self.deliveries = deliveries
     self.signals = signals
     self.players = players
     self.reload = reload
-    pacer = FramePacer(fps: pipeline.configuration.fps)
+    core = EngineCore(fps: pipeline.configuration.fps)
     // A second of audio at the most channels a reload can ask for: more than any fragment, so
     // one read drains a late burst.
     readBuffer = .allocate(capacity: buffer.sampleRate * CaptureFormat.maxChannels)
@@ -88,98 +76,108 @@ package final class Engine {
   /// Runs until a stop signal, the end of the input, or a delivery refuses. Returns the exit code.
   package func run() -> Int32 {
     syncConsumers(force: true)
-    pacer.frameMade(at: monotonicSeconds(), withAudio: false)
+    let now = monotonicSeconds()
+    core.started(at: now)
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
-    if let changed = buffer.takeStatusChange() { apply(changed) }
+    if let changed = buffer.takeStatusChange() { apply(changed, at: now) }
     if let change = players?.take() { takePlayer(change) }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     var poll = PollSet()
-    let audio = poll.add(buffer.wakeDescriptor)
-    let signalIndex = signals.map { poll.add($0.descriptor) }
-    let playersIndex = players.map { poll.add($0.descriptor) }
-    // Deliveries with descriptors of their own (the socket's clients, the terminal's redraws):
-    // (the delivery, its index in the poll set).
-    var wakes: [(delivery: FrameDelivery, index: Int)] = []
+    var slots = Slots(audio: poll.add(buffer.wakeDescriptor))
+    slots.signals = signals.map { poll.add($0.descriptor) }
+    slots.players = players.map { poll.add($0.descriptor) }
     for delivery in deliveries {
-      if let wake = delivery.wakeDescriptor { wakes.append((delivery, poll.add(wake))) }
+      if let wake = delivery.wakeDescriptor { slots.deliveries.append((delivery, poll.add(wake))) }
     }
-    let inputIndex = input.map { poll.add($0.descriptor) }
-    // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
-    // wakes this thread once, and its callback fills the buffer right here.
-    let driven = capture as? EngineDrivenCapture
-    while !stopping {
-      let timeout = pollTimeout()
-      health.endWork()
-      let ready =
-        driven?.wait(&poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
-        ?? poll.wait(timeoutMilliseconds: timeout)
-      health.beginWork()
-      if !poll.ready(audio).isEmpty { buffer.drainWakeups() }
-      if let signalIndex, !poll.ready(signalIndex).isEmpty { handleSignals() }
-      if let input, let inputIndex, !poll.ready(inputIndex).isEmpty, !input.handle() { break }
-      if stopping { break }
-      if let changed = buffer.takeStatusChange() { apply(changed) }
-      noteArrival()
-      if let playersIndex, !poll.ready(playersIndex).isEmpty {
-        // Not polled again until the change is taken.
-        playerChangePending = true
-        poll.update(playersIndex, [])
-      }
-      var playerFrameWanted = false
-      if let players, let playersIndex, playerChangePending, playerFrameDue(at: monotonicSeconds())
-      {
-        playerChangePending = false
-        poll.update(playersIndex, .readable)
-        if let change = players.take() {
-          // A pause, a new track, a player gone.
-          takePlayer(change)
-          playerFrameWanted = true
-        }
-      }
-      let deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: wakes)
-      let produced = consumeAudio()
-      if playerFrameWanted && !produced {
-        // Shown now: with audio late a tick; between two chunks the same scene rendered again
-        // with the new track (the time stays seconds of audio).
-        if monotonicSeconds() >= pacer.lateAfter { tickWithoutAudio() } else { deliverFrame() }
-      }
-      if !produced && ready == 0 && queuedHops == 0 && monotonicSeconds() >= pacer.lateAfter {
-        tickWithoutAudio()
-      } else if !produced && deliveryWantsFrame {
-        deliverFrame()  // the same scene, rendered for new consumers; others write nothing
-      }
-      if let due = pipeline.nextPositionChange(after: lastRenderClock),
-        monotonicSeconds() >= due
-      {
-        deliverFrame()  // the same scene at the player's new position
-      }
-      if status.endOfStream && queuedHops == 0 {
-        break
-      }
-    }
+    slots.input = input.map { poll.add($0.descriptor) }
+    while !stopping && turn(&poll, slots) {}
     return 0
   }
 
-  /// Shows the player's new snapshot, and tells the capture who plays (it records that
-  /// player's streams with `input.scope = player`) when that changed.
-  private func takePlayer(_ change: NowPlaying?) {
-    pipeline.nowPlaying = change
-    let identity = change.map(\.audioIdentity)
-    if identity != capturedPlayer {
-      capturedPlayer = identity
-      capture?.follow(player: identity)
-      // A source on this thread has already said what it records now: in the same frame as
-      // the player's pause, so no frame shows `paused` while others play.
-      if let changed = buffer.takeStatusChange() { apply(changed) }
-    }
+  /// Where each descriptor sits in the loop's poll set.
+  private struct Slots {
+    /// The capture buffer's eventfd.
+    var audio: Int
+    var signals: Int?
+    var players: Int?
+    /// Deliveries with descriptors of their own (the socket's clients, the terminal's redraws).
+    var deliveries: [(delivery: FrameDelivery, index: Int)] = []
+    var input: Int?
   }
 
-  /// Whether a waiting player change is taken now: when an audio frame is due (it carries the
-  /// change), or a period after the last frame.
-  private func playerFrameDue(at now: Double) -> Bool {
-    (queuedHops > 0 && now >= pacer.nextHopTime - 0.000_5) || now >= pacer.lastFrame + pacer.period
+  /// One wake-up: waits, handles what is ready, and makes the frame that is due. False when
+  /// the loop ends (a stop signal, the input's end, the end of the stream).
+  private func turn(_ poll: inout PollSet, _ slots: Slots) -> Bool {
+    let timeout = sleepTimeout()
+    health.endWork()
+    // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
+    // wakes this thread once, and its callback fills the buffer right here.
+    let ready =
+      driven?.wait(&poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
+      ?? poll.wait(timeoutMilliseconds: timeout)
+    health.beginWork()
+    if !poll.ready(slots.audio).isEmpty { buffer.drainWakeups() }
+    if let index = slots.signals, !poll.ready(index).isEmpty { handleSignals() }
+    if let input, let index = slots.input, !poll.ready(index).isEmpty, !input.handle() {
+      return false
+    }
+    if stopping { return false }
+    let now = monotonicSeconds()
+    if let changed = buffer.takeStatusChange() { apply(changed, at: now) }
+    core.noteQueued(samples: buffer.availableSamples, at: now)
+    var wake = EngineCore.Wake(queuedHops: queuedHops, timedOut: ready == 0)
+    wake.playerChanged = takePlayerChange(&poll, slot: slots.players, wake: wake, at: now)
+    wake.deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: slots.deliveries)
+    wake.positionDue = pipeline.nextPositionChange(after: core.lastRender)
+    perform(core.frame(wake, at: now), for: wake, at: now)
+    return !(status.endOfStream && queuedHops == 0)
+  }
+
+  /// Takes the player feed's latest change when ``EngineCore`` says a frame is due for it (the
+  /// feed is not polled in between); true when it changed what the pipeline shows.
+  private func takePlayerChange(
+    _ poll: inout PollSet, slot: Int?, wake: EngineCore.Wake, at now: Double
+  ) -> Bool {
+    guard let players, let slot else { return false }
+    if !poll.ready(slot).isEmpty {
+      // Not polled again until the change is taken.
+      core.playerChangeSignalled()
+      poll.update(slot, [])
+    }
+    guard core.takesPlayerChange(at: now, queuedHops: wake.queuedHops) else { return false }
+    poll.update(slot, .readable)
+    guard let change = players.take() else { return false }
+    takePlayer(change)  // a pause, a new track, a player gone
+    return true
+  }
+
+  /// Shows the player's new snapshot, and tells the capture who plays (with `input.scope =
+  /// player` it records that player's streams; it ignores a snapshot that changes neither).
+  /// What it records then arrives as a status change, taken in the next turn, well within the
+  /// state's debounce.
+  private func takePlayer(_ change: NowPlaying?) {
+    pipeline.nowPlaying = change
+    capture?.follow(player: change.map(\.audioIdentity))
+  }
+
+  /// Carries out ``EngineCore``'s frame for `wake`.
+  private func perform(
+    _ action: EngineCore.FrameAction, for wake: EngineCore.Wake = .init(queuedHops: 0),
+    at now: Double
+  ) {
+    switch action {
+    case .none:
+      break
+    case .makeAudioFrame(let hops):
+      if !makeAudioFrame(hops: hops) { perform(core.audioFrameFailed(wake, at: now), at: now) }
+    case .tick(let elapsed):
+      pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
+      deliverFrame()
+    case .renderAgain:
+      deliverFrame()
+    }
   }
 
   /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
@@ -187,7 +185,7 @@ package final class Engine {
   private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
     -> Bool
   {
-    let now = monotonicNanoseconds()
+    let now = monotonicSeconds()
     var wantsFrame = false
     for wake in wakes {
       let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
@@ -198,44 +196,19 @@ package final class Engine {
     return wantsFrame
   }
 
-  /// How long poll may sleep: until the next queued frame is due, or a delivery's deadline.
-  private func pollTimeout() -> Int32 {
-    let frame = frameTimeout()
-    var earliest: UInt64?
+  /// How long the wait may last (see ``EngineCore/sleepTimeout(at:queuedHops:needsTicks:positionDue:deliveryDeadline:)``).
+  private func sleepTimeout() -> Int32 {
+    let now = monotonicSeconds()
+    var earliest: Double?
     for delivery in deliveries {
       guard let deadline = delivery.nextDeadline else { continue }
       earliest = min(earliest ?? deadline, deadline)
     }
-    guard let earliest else { return frame }
-    let now = monotonicNanoseconds()
-    let wait = earliest <= now ? 0 : Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
-    return frame < 0 ? wait : min(frame, wait)
-  }
-
-  /// Until the next queued frame is due; forever while nothing must move without audio; else
-  /// until the next tick once audio is late.
-  private func frameTimeout() -> Int32 {
-    let now = monotonicSeconds()
-    if queuedHops > 0 { return milliseconds(pacer.nextHopTime - now) }
-    if playerChangePending { return milliseconds(pacer.lastFrame + pacer.period - now) }
-    var timeout: Int32 = -1
-    if pipeline.isAnimating || pipeline.scene.state == .playing {
-      // While audio flows it paces the frames; tick only once it is late.
-      let lateAfter = pacer.lateAfter
-      timeout = milliseconds(
-        now >= lateAfter ? pacer.lastFrame + pacer.period - now : lateAfter - now)
-    }
-    // A template that shows the player's position: at most once a second while it plays.
-    if let due = pipeline.nextPositionChange(after: lastRenderClock) {
-      let wait = milliseconds(due - now)
-      timeout = timeout < 0 ? wait : min(timeout, wait)
-    }
-    return timeout
-  }
-
-  /// `seconds` as a poll timeout: rounded up, at least 1 ms.
-  private func milliseconds(_ seconds: Double) -> Int32 {
-    Int32(max(1, min(60_000, (seconds * 1000).rounded(.up))))
+    return core.sleepTimeout(
+      at: now, queuedHops: queuedHops,
+      needsTicks: pipeline.isAnimating || pipeline.scene.state == .playing,
+      positionDue: pipeline.nextPositionChange(after: core.lastRender),
+      deliveryDeadline: earliest)
   }
 
   /// Samples of one hop (one frame's audio) at the pipeline's channels.
@@ -244,60 +217,33 @@ package final class Engine {
   /// Whole hops waiting in the buffer.
   private var queuedHops: Int { buffer.availableSamples / hopSamples }
 
-  /// Tells the pacer when samples arrived (more waiting than the last read left).
-  private func noteArrival() {
-    let available = buffer.availableSamples
-    if available > samplesAfterRead { pacer.audioArrived(at: monotonicSeconds()) }
-    samplesAfterRead = available
-  }
-
-  /// Makes the frame that is due from queued audio, if one is: one hop, or more when more than
-  /// a chunk waits (see ``FramePacer``).
-  private func consumeAudio() -> Bool {
+  /// Reads `hops` hops of queued audio into the next frame; false when the buffer had none.
+  private func makeAudioFrame(hops: Int) -> Bool {
     // The pipeline's channels are the buffer's: a reload changes both before the next read.
     let hopSamples = hopSamples
-    let now = monotonicSeconds()
-    let hops = pacer.hopsDue(queued: buffer.availableSamples / hopSamples, at: now)
-    guard hops > 0 else { return false }
     let wanted = min(hops * hopSamples, readBuffer.count - readBuffer.count % hopSamples)
     let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
-    samplesAfterRead = buffer.availableSamples
+    core.audioRead(leaving: buffer.availableSamples)
     guard count > 0 else { return false }
     pipeline.advance(
       audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
-    pacer.frameMade(at: now, withAudio: true)
     deliverFrame()
     return true
-  }
-
-  /// A frame for an event (a status change, a reload, a resize): while audio flows the next
-  /// audio frame, at most a period away, shows it, so the time stays seconds of audio; else a
-  /// tick now.
-  private func eventFrame() {
-    if monotonicSeconds() >= pacer.lateAfter { tickWithoutAudio() }
-  }
-
-  private func tickWithoutAudio() {
-    let now = monotonicSeconds()
-    let elapsed = min(now - pacer.lastFrame, 0.25)
-    guard elapsed > 0 else { return }
-    pacer.frameMade(at: now, withAudio: false)
-    pipeline.advanceWithoutAudio(by: elapsed, activity: status.activity)
-    deliverFrame()
   }
 
   private func deliverFrame() {
     syncConsumers(force: false)
     // The player's position is extrapolated to the frame's wall-clock time.
-    lastRenderClock = monotonicSeconds()
     let info = FrameInfo(
       time: pipeline.time, source: status.sourceName, connected: status.connected,
-      clock: lastRenderClock)
+      clock: core.lastRender)
     pipeline.renderConsumers(info: info)
     for delivery in deliveries where !delivery.deliver(pipeline: pipeline, info: info) {
       stopping = true
     }
-    reportStatus()
+    if let onStatus, let text = statusLine.update(state: pipeline.scene.state, status: status) {
+      onStatus(text)
+    }
   }
 
   /// Registers the union of the deliveries' consumers when any of them changed.
@@ -316,36 +262,21 @@ package final class Engine {
     }
     pipeline.retainConsumers(keys)
     // Analyse no faster than the fastest consumer reads.
-    let rate = pipeline.wantedFrameRate
-    if rate != pipeline.frameRate || force {
+    let wanted = pipeline.wantedFrameRate
+    if let rate = core.frameRate(wanted: wanted, current: pipeline.frameRate, force: force) {
       pipeline.setFrameRate(rate)
-      pacer.changeFrameRate(to: pipeline.frameRate)
       onFrameRate?(pipeline.frameRate)
     }
   }
 
-  private func apply(_ newStatus: CaptureStatus) {
-    if newStatus.generation != status.generation {
-      pipeline.resetAudio()
-      pacer.reset()
-    }
+  /// Takes the capture's new status; a status change (a stream corked, the server gone) shows
+  /// at once.
+  private func apply(_ newStatus: CaptureStatus, at now: Double) {
+    let newStream = newStatus.generation != status.generation
+    if newStream { pipeline.resetAudio() }
     status = newStatus
     pipeline.othersPlay = newStatus.othersPlay
-    // A status change (a stream corked, the server gone) shows at once.
-    eventFrame()
-  }
-
-  private func reportStatus() {
-    guard let onStatus else { return }
-    let key = (pipeline.scene.state, status.connected, status.generation)
-    if let last = lastStatusKey, last == key { return }
-    lastStatusKey = key
-    let text =
-      "\(pipeline.scene.state.rawValue) · \(status.connected ? status.sourceName : "audio server unreachable")"
-    if text != lastStatusText {
-      lastStatusText = text
-      onStatus(text)
-    }
+    perform(core.statusChanged(newStream: newStream, at: now), at: now)
   }
 
   private func handleSignals() {
@@ -355,7 +286,8 @@ package final class Engine {
       case .reload:
         if let configuration = reload?() { replacePipeline(configuration) }
       case .resize:
-        eventFrame()
+        let now = monotonicSeconds()
+        perform(core.eventFrame(at: now), at: now)
       }
     }
   }
@@ -372,13 +304,14 @@ package final class Engine {
     }
     capture?.scopeChanged(configuration.scope)
     let nowPlaying = pipeline.nowPlaying
-    pacer.changeFrameRate(to: configuration.fps)
+    core.reloaded(fps: configuration.fps)
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
     pipeline.nowPlaying = nowPlaying
     pipeline.othersPlay = status.othersPlay
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
-    eventFrame()
+    let now = monotonicSeconds()
+    perform(core.eventFrame(at: now), at: now)
   }
 }

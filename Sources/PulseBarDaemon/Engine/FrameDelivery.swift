@@ -18,11 +18,11 @@ package protocol FrameDelivery: AnyObject {
   /// ``nextDeadline`` has passed, the engine calls ``service(now:)``.
   var wakeDescriptor: FileDescriptor? { get }
   /// When the delivery next needs ``service(now:)`` with nothing readable, in monotonic
-  /// nanoseconds (`nil`, the default: never).
-  var nextDeadline: UInt64? { get }
+  /// seconds (`nil`, the default: never).
+  var nextDeadline: Double? { get }
   /// Handles what is ready and what is due (engine thread). True when the engine should
   /// deliver the current frame again, without advancing (new consumers want their first line).
-  func service(now: UInt64) -> Bool
+  func service(now: Double) -> Bool
   /// A reload replaced the configuration (already validated): a delivery that follows the
   /// config's format and bar count changes its keys (and bumps ``keysVersion``). Called on the
   /// engine thread before the first frame of the new pipeline. Does nothing by default.
@@ -31,8 +31,8 @@ package protocol FrameDelivery: AnyObject {
 
 extension FrameDelivery {
   package var wakeDescriptor: FileDescriptor? { nil }
-  package var nextDeadline: UInt64? { nil }
-  package func service(now: UInt64) -> Bool { false }
+  package var nextDeadline: Double? { nil }
+  package func service(now: Double) -> Bool { false }
   package func configurationChanged(_ configuration: Configuration) {}
 }
 

@@ -2,7 +2,7 @@
 ///
 /// The event loop feeds it what happened (bytes read, end of input, time passing, writes that
 /// went through or would block) and does what the returned ``Action`` says. Times are
-/// monotonic nanoseconds supplied by the caller, so tests drive it with exact values.
+/// monotonic seconds supplied by the caller, so tests drive it with exact values.
 ///
 /// The contract (DESIGN "Socket"): a client may send one line within 100 ms,
 /// `format=<f> bars=<n> fps=<n>`, all optional; without one it gets the default subscription. A bad
@@ -34,22 +34,22 @@ package struct ClientProtocol: Sendable {
   }
 
   /// How long a client has to send its subscription line.
-  package static let subscriptionTimeout: UInt64 = 100_000_000
+  package static let subscriptionTimeout = 0.1
   /// How long a client may have a backlog without any write going through.
-  package static let stuckTimeout: UInt64 = 5_000_000_000
+  package static let stuckTimeout = 5.0
   /// The longest subscription line, newline excluded.
   package static let maxLineLength = 256
 
   package private(set) var state = State.awaitingSubscription
-  private let connectedAt: UInt64
+  private let connectedAt: Double
   private var line: [UInt8] = []
   /// When the current write backlog last made progress (or began); `nil` without a backlog.
-  private var backlogProgressAt: UInt64?
+  private var backlogProgressAt: Double?
 
   /// The protocol knows nothing of the default subscription: it hands on what the client asked
   /// for (``SubscriptionRequest``), and the server resolves it under the config of the moment,
   /// which a reload may change while the client waits or later.
-  package init(connectedAt: UInt64) {
+  package init(connectedAt: Double) {
     self.connectedAt = connectedAt
   }
 
@@ -81,25 +81,25 @@ package struct ClientProtocol: Sendable {
   // MARK: - Time
 
   /// The next time ``timePassed(now:)`` has something to do, if any.
-  package var nextDeadline: UInt64? {
+  package var nextDeadline: Double? {
     switch state {
-    case .awaitingSubscription: return connectedAt &+ Self.subscriptionTimeout
-    case .subscribed: return backlogProgressAt.map { $0 &+ Self.stuckTimeout }
+    case .awaitingSubscription: return connectedAt + Self.subscriptionTimeout
+    case .subscribed: return backlogProgressAt.map { $0 + Self.stuckTimeout }
     case .closed: return nil
     }
   }
 
   /// Applies deadlines: no line within 100 ms means the default subscription (a partial line
   /// means a client too slow to speak: refused); a backlog without progress for 5 s means stuck.
-  package mutating func timePassed(now: UInt64) -> Action {
+  package mutating func timePassed(now: Double) -> Action {
     switch state {
     case .awaitingSubscription:
-      guard now >= connectedAt &+ Self.subscriptionTimeout else { return .none }
+      guard now >= connectedAt + Self.subscriptionTimeout else { return .none }
       if !line.isEmpty { return reject("subscription line not finished within 100 ms") }
       state = .subscribed
       return .subscribe(SubscriptionRequest())
     case .subscribed:
-      guard let since = backlogProgressAt, now >= since &+ Self.stuckTimeout else { return .none }
+      guard let since = backlogProgressAt, now >= since + Self.stuckTimeout else { return .none }
       state = .closed
       return .close
     case .closed:
@@ -110,12 +110,12 @@ package struct ClientProtocol: Sendable {
   // MARK: - Output
 
   /// A write would block with lines still queued: a backlog begins (if none was running).
-  package mutating func writeBlocked(now: UInt64) {
+  package mutating func writeBlocked(now: Double) {
     if backlogProgressAt == nil { backlogProgressAt = now }
   }
 
   /// Some bytes went out while a backlog is running.
-  package mutating func wrote(now: UInt64) {
+  package mutating func wrote(now: Double) {
     if backlogProgressAt != nil { backlogProgressAt = now }
   }
 

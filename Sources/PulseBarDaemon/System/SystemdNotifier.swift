@@ -8,19 +8,20 @@ import PulseBarSystem
 /// the daemon can do anything about.
 package struct SystemdNotifier: Sendable {
   private let sender: UnixDatagramSender
-  /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC`, when that is set for this process.
-  package let watchdogInterval: Duration?
+  /// How often to send `WATCHDOG=1`, in seconds: half of `WATCHDOG_USEC`, when that is set for
+  /// this process.
+  package let watchdogInterval: Double?
 
   /// The notifier for `NOTIFY_SOCKET`, or `nil` when systemd did not ask for notifications.
   package static func fromEnvironment() -> SystemdNotifier? {
     guard let path = environment("NOTIFY_SOCKET"), let sender = UnixDatagramSender(path: path)
     else { return nil }
-    var interval: Duration?
+    var interval: Double?
     let watchdogPid = environment("WATCHDOG_PID").flatMap { Int32($0) }
     if let usec = environment("WATCHDOG_USEC").flatMap({ Int64($0) }), usec > 0,
       watchdogPid == nil || watchdogPid == getpid()
     {
-      interval = .microseconds(usec / 2)
+      interval = Double(usec / 2) / 1e6
     }
     return SystemdNotifier(sender: sender, watchdogInterval: interval)
   }
@@ -51,20 +52,19 @@ package struct SystemdNotifier: Sendable {
 
   /// Sends `WATCHDOG=1` every ``watchdogInterval`` from a thread of its own, for the life of
   /// the process, while `isHealthy(limit)` says the engine has not been stuck in one piece of
-  /// work for longer than `limit` nanoseconds (one interval); does nothing when systemd set
+  /// work for longer than `limit` seconds (one interval); does nothing when systemd set
   /// no watchdog. A hung engine stops the pings and systemd restarts the service.
   package func startWatchdog(
-    isHealthy: @escaping @Sendable (_ limit: UInt64) -> Bool = { _ in true }
+    isHealthy: @escaping @Sendable (_ limit: Double) -> Bool = { _ in true }
   ) {
     guard let interval = watchdogInterval else { return }
     let notifier = self
     PosixThread.spawn {
-      let microseconds = max(1, interval.milliseconds * 1000)
-      let limit = UInt64(microseconds) * 1000
+      let microseconds = UInt32(min(max(1, (interval * 1e6).rounded()), Double(UInt32.max)))
       while true {
-        if isHealthy(limit) { notifier.watchdog() }
+        if isHealthy(interval) { notifier.watchdog() }
         // A signal cutting the sleep short only makes a ping early, which is harmless.
-        usleep(UInt32(clamping: microseconds))
+        usleep(microseconds)
       }
     }.detach()
   }

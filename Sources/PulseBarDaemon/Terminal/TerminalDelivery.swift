@@ -47,7 +47,7 @@ package final class TerminalDelivery: FrameDelivery {
   }
 
   /// A redraw was asked for: the engine delivers the current frame again.
-  package func service(now: UInt64) -> Bool { true }
+  package func service(now: Double) -> Bool { true }
 
   /// Asks the engine to deliver the current frame again (after a resize, say).
   package func requestRedraw() {

@@ -1,0 +1,75 @@
+import Glibc
+import PulseBarSystem
+
+/// The daemon's listening socket in the socket handler's epoll set: accepts without blocking,
+/// and when accepting fails for want of descriptors or memory it leaves the set for 100 ms
+/// (instead of spinning on a listener that stays readable), then comes back.
+struct SocketListener {
+  /// The listener's token in the epoll set (clients' tokens start above it).
+  static let token: UInt64 = 0
+  /// How long accepting pauses after a failure, in seconds.
+  static let pause = 0.1
+
+  let descriptor: FileDescriptor
+  /// The socket file removed on ``stop(_:)``; `nil` when systemd owns it.
+  let ownsPath: String?
+  /// Until when accepting is paused (monotonic seconds).
+  private(set) var pausedUntil: Double?
+
+  init(_ descriptor: FileDescriptor, ownsPath: String?) {
+    self.descriptor = descriptor
+    self.ownsPath = ownsPath
+  }
+
+  /// Starts accepting: the listener joins `epoll`.
+  func start(_ epoll: Epoll) throws(Errno) {
+    try epoll.add(descriptor, .readable, token: Self.token)
+  }
+
+  /// The next waiting connection; `nil` when none waits, or when accepting failed and pauses
+  /// (said through `logger`).
+  mutating func accept(_ epoll: Epoll, logger: Logger) -> FileDescriptor? {
+    while true {
+      do {
+        return try descriptor.accept()
+      } catch .interrupted {
+        continue
+      } catch {
+        if error.rawValue == ECONNABORTED || error.rawValue == EPROTO { continue }
+        logger.warning("socket: accept: \(error); pausing for 100 ms")
+        epoll.remove(descriptor)
+        pausedUntil = monotonicSeconds() + Self.pause
+        return nil
+      }
+    }
+  }
+
+  /// Accepts again once the pause is over at `now`.
+  mutating func resume(at now: Double, _ epoll: Epoll) {
+    guard let pausedUntil, now >= pausedUntil else { return }
+    self.pausedUntil = nil
+    try? start(epoll)
+  }
+
+  /// Leaves `epoll`, closes, and removes the socket file it owns.
+  func stop(_ epoll: Epoll) {
+    epoll.remove(descriptor)
+    descriptor.closeQuietly()
+    if let ownsPath { unlink(ownsPath) }
+  }
+}
+
+extension FileDescriptor {
+  /// Writes a last line (an error) to a client without blocking, then closes, so the peer
+  /// reads the line and EOF. Unread input at close can turn into a reset on some stacks, so a
+  /// little of it is read away first, into `scratch`.
+  func sendFinal(_ line: String, scratch: UnsafeMutableRawBufferPointer) {
+    var line = line
+    _ = line.withUTF8 { bytes in try? send(UnsafeRawBufferPointer(bytes)) }
+    shutdownWrite()
+    for _ in 0..<4 {
+      guard let count = try? read(into: scratch), count > 0 else { break }
+    }
+    closeQuietly()
+  }
+}
