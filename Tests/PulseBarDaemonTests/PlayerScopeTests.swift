@@ -133,6 +133,15 @@ struct PlayerScopeTests {
       return waitForSource(timeout: timeout, seen: &seen, predicate)
     }
 
+    /// Reads frames until `bar` has fallen to `level` or less (what was recorded before a
+    /// switch fades out: how fast depends on the machine's load, not on the switch), at most
+    /// `timeout` seconds.
+    func waitUntil(bar: Int, fallsTo level: Double, timeout: Double = 10) {
+      _ = daemon.waitForLine(timeout: timeout) {
+        (Frame($0).bars.dropFirst(bar).first ?? 1) <= level
+      }
+    }
+
     /// The frames of the next `seconds`.
     func frames(for seconds: Double) -> [Frame] { daemon.readLines(for: seconds).map(Frame.init) }
   }
@@ -180,7 +189,7 @@ struct PlayerScopeTests {
     _ = try desktop.mpv(200)
     let recorded = desktop.waitForSource { $0.hasPrefix("mpv (") }
     try #require(recorded != nil, "mpv's stream never recorded: \(desktop.daemon.standardError)")
-    _ = desktop.frames(for: 1)
+    desktop.waitUntil(bar: beep, fallsTo: 0.05)
     let player = Window(frames: desktop.frames(for: 2.5))
     #expect(player.median(low) >= 0.8, "\(player.summary)")
     #expect(player.highest(beep) <= 0.05, "the beeps leak: \(player.summary)")
@@ -215,7 +224,7 @@ struct PlayerScopeTests {
     let second = try desktop.mpv(1000)
     let followed = desktop.waitForSource { $0.hasPrefix("mpv.instance") }
     #expect(followed != nil, "the second mpv was not followed")
-    _ = desktop.frames(for: 1)
+    desktop.waitUntil(bar: low, fallsTo: 0.05)
     let secondWindow = Window(frames: desktop.frames(for: 2.5))
     #expect(secondWindow.median(Self.bar(of: 1000)) >= 0.8, "\(secondWindow.summary)")
     #expect(secondWindow.highest(low) <= 0.05, "the first mpv leaks: \(secondWindow.summary)")
@@ -232,7 +241,7 @@ struct PlayerScopeTests {
     _ = try desktop.wrapper(playing: 700)
     let wrapped = desktop.waitForSource { $0.hasPrefix("wrapper (") }
     #expect(wrapped != nil, "the wrapper's child was not matched: \(desktop.daemon.standardError)")
-    _ = desktop.frames(for: 1)
+    desktop.waitUntil(bar: beep, fallsTo: 0.05)
     let child = Window(frames: desktop.frames(for: 2.5))
     #expect(child.median(Self.bar(of: 700)) >= 0.8, "\(child.summary)")
     #expect(child.highest(beep) <= 0.05, "the beeps leak: \(child.summary)")
