@@ -25,13 +25,12 @@ struct PulseModelTests {
   }
 
   @Test(
-    "fragments: 512 then ~3072 frames on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
+    "fragments: 512 then 3072 frames on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
     arguments: [(44100, 48000), (44100, 44100), (48000, 48000), (44100, 96000)])
   func fragmentSizes(sampleRate: Int, graphRate: Int) {
     let settings = PulseSource.Settings(
       sourceName: nil, sampleRate: sampleRate, channels: 2, fps: 60)
-    let steady = sampleRate == 44100 ? 2940 : 3200
-    #expect(settings.fragmentBytes(bytesPerSample: 4) == steady * 8, "3072 in whole 60 fps hops")
+    #expect(settings.fragmentBytes(bytesPerSample: 4) == 3072 * 8, "whatever the fps")
     let onset = PulseSource.Settings.onsetFragmentFrames
     #expect(settings.fragmentBytes(frames: onset, bytesPerSample: 4) == 512 * 8)
     let bytes = settings.fragmentBytes(bytesPerSample: 4, pipeWireGraphRate: graphRate)
@@ -44,18 +43,6 @@ struct PulseModelTests {
     #expect(
       settings.fragmentBytes(bytesPerSample: 2, pipeWireGraphRate: graphRate) == bytes / 2,
       "s16 fragments hold the same frames")
-  }
-
-  @Test(
-    "the steady fragment is whole frames at the daemon's rate and at half of it",
-    arguments: [(44100, 60, 2940), (48000, 60, 3200), (44100, 30, 2940), (48000, 144, 2997)])
-  func steadyFragmentHoldsWholeFrames(sampleRate: Int, fps: Int, frames: Int) {
-    let settings = PulseSource.Settings(
-      sourceName: nil, sampleRate: sampleRate, channels: 1, fps: fps)
-    #expect(settings.fragmentBytes(bytesPerSample: 4) == UInt32(frames * 4))
-    let hop = sampleRate / fps
-    #expect(frames % hop == 0 && abs(frames - 3072) <= hop / 2)
-    #expect(settings.wholeHops(PulseSource.Settings.onsetFragmentFrames) == 512, "below a hop")
   }
 
   @Test("the onset fragment until half a second of audio arrived, then the steady one")

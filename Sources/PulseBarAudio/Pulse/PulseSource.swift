@@ -35,8 +35,7 @@ package final class PulseSource: EngineDrivenCapture {
     package static let pipeWireQuantum = 1024
 
     /// PulseAudio's record fragment once music plays steadily, in frames at the stream's
-    /// rate: about 3072 (70 ms at 44.1 kHz), rounded to whole frames at the configured fps
-    /// (``wholeHops(_:)``: 2940 at 44.1 kHz and 60 or 30 fps); the engine draws the frames it
+    /// rate: 3072 (70 ms at 44.1 kHz), whatever the fps; the engine draws the 4.2 frames it
     /// holds one at a time (``FramePacer``).
     ///
     /// The server wakes once per fragment for us, and with `ADJUST_LATENCY` its null or
@@ -58,10 +57,9 @@ package final class PulseSource: EngineDrivenCapture {
     /// server works about four times harder on onset fragments.
     package static let steadyAfterSeconds = 0.5
 
-    /// The record fragment size in bytes: on PulseAudio `frames` (``onsetFragmentFrames``, or
-    /// ``steadyFragmentFrames`` in whole frames at `fps`: ``wholeHops(_:)``); on PipeWire
-    /// (`graphRate` given: the rate of the recorded node) PipeWire's default quantum, whatever
-    /// the fps, and never changed while recording.
+    /// The record fragment size in bytes: on PulseAudio `frames` (``onsetFragmentFrames`` or
+    /// ``steadyFragmentFrames``); on PipeWire (`graphRate` given: the rate of the recorded
+    /// node) PipeWire's default quantum, whatever the fps, and never changed while recording.
     ///
     /// pipewire-pulse makes a record stream's fragment its `node.latency`, and the graph runs
     /// at the smallest latency any node asks for, rounded down to a power of two: one frame
@@ -75,21 +73,10 @@ package final class PulseSource: EngineDrivenCapture {
     ) -> UInt32 {
       let bytesPerFrame = channels * bytesPerSample
       guard let graphRate, graphRate > 0 else {
-        return UInt32(wholeHops(frames) * bytesPerFrame)
+        return UInt32(frames * bytesPerFrame)
       }
       let frames = (Self.pipeWireQuantum * sampleRate + graphRate - 1) / graphRate
       return UInt32(frames * bytesPerFrame)
-    }
-
-    /// `frames` rounded to the nearest whole number of hops (`sampleRate / fps`) when it holds
-    /// a hop and is not the onset fragment (that one is about latency): the steady fragment is
-    /// 4 frames at 60 fps and 2 at 30 (2940 sample frames at 44.1 kHz, 3200 at 48 kHz), so
-    /// the engine draws a fragment's first frame on its arrival and the last just before the
-    /// next, and no wake-up falls between them for a frame a fragment's remainder carried over.
-    func wholeHops(_ frames: Int) -> Int {
-      let hop = sampleRate / max(1, fps)
-      guard hop > 0, frames >= hop, frames > Self.onsetFragmentFrames else { return frames }
-      return (frames + hop / 2) / hop * hop
     }
   }
 
