@@ -18,12 +18,12 @@ func runDesktopBench() {
   }
 }
 
-/// `pulsebar-bench waybar-setup [pulse|pipewire] [PULSEBAR]`: only the last part of
+/// `pulsebar-bench waybar-setup [pulse|pipewire] [PULSEBAR [BEFORE]]`: only the last part of
 /// `desktop`, the Waybar setup beside cava | sed (``WaybarSetupBench``), on each server or on
-/// the one named.
+/// the one named; `BEFORE`, another pulsebar binary, adds its row.
 func runWaybarSetupBench() {
-  DesktopBench.forEachServer { bench, pulsebar, _ in
-    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar)
+  DesktopBench.forEachServer { bench, pulsebar, rest in
+    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar, before: rest.dropFirst().first)
   }
 }
 
@@ -104,7 +104,7 @@ struct DesktopBench {
     }
     report.print()
     print()
-    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar)
+    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar, before: before)
   }
 
   /// The quantum with only the music player in the graph, before any tool records.

@@ -5,8 +5,9 @@ import PulseBarSystem
 
 /// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn. `desktop [pulse|pipewire]`
-/// runs the desktop bench under one audio server only; `waybar-setup [pulse|pipewire]` only
-/// its last part, the Waybar setup beside cava (not part of `all`: `desktop` runs it).
+/// runs the desktop bench under one audio server only; `waybar-setup [pulse|pipewire]
+/// [PULSEBAR [BEFORE]]` only its last part, the Waybar setup beside cava (not part of `all`:
+/// `desktop` runs it).
 /// `pulsebar-bench soak [--minutes N]` is the long-running soak (10 minutes by default).
 let benches: [(name: String, run: () -> Void)] = [
   ("analysis", runAnalysisBench),
