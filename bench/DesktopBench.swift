@@ -13,19 +13,17 @@ import PulseBarTestSupport
 /// pulsebar runs with its default input (`auto`), and the table says what that picked.
 /// `BEFORE`, another pulsebar binary, adds a column to compare a change against.
 func runDesktopBench() {
-  var rest = Array(CommandLine.arguments.dropFirst(2))
-  var kinds = AudioServerKind.allCases
-  if let first = rest.first, let kind = DesktopBench.serverNames[first] {
-    kinds = [kind]
-    rest.removeFirst()
+  DesktopBench.forEachServer { bench, pulsebar, rest in
+    DesktopBench(bench: bench).run(pulsebar: pulsebar, before: rest.dropFirst().first)
   }
-  let before = rest.dropFirst().first
-  for kind in kinds {
-    print("-- \(DesktopBench.title(kind))")
-    CavaBench.withServer(kind, pulsebar: rest.first) { bench, pulsebar in
-      DesktopBench(bench: bench).run(pulsebar: pulsebar, before: before)
-    }
-    print()
+}
+
+/// `pulsebar-bench waybar-setup [pulse|pipewire] [PULSEBAR [BEFORE]]`: only the last part of
+/// `desktop`, the Waybar setup beside cava | sed (``WaybarSetupBench``), on each server or on
+/// the one named; `BEFORE`, another pulsebar binary, adds its row.
+func runWaybarSetupBench() {
+  DesktopBench.forEachServer { bench, pulsebar, rest in
+    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar, before: rest.dropFirst().first)
   }
 }
 
@@ -41,6 +39,25 @@ struct DesktopBench {
   static let pulsebarArguments = [
     "run", "-v", "--bars", "32", "--channels", "stereo", "--fps", "60", "--format", "raw",
   ]
+
+  /// Runs `body` under each server, or the one the first argument names, with the pulsebar
+  /// binary the next argument names (or the built one) and the arguments after the server's
+  /// name.
+  static func forEachServer(_ body: (CavaBench, String, [String]) -> Void) {
+    var rest = Array(CommandLine.arguments.dropFirst(2))
+    var kinds = AudioServerKind.allCases
+    if let first = rest.first, let kind = serverNames[first] {
+      kinds = [kind]
+      rest.removeFirst()
+    }
+    for kind in kinds {
+      print("-- \(title(kind))")
+      CavaBench.withServer(kind, pulsebar: rest.first) { bench, pulsebar in
+        body(bench, pulsebar, rest)
+      }
+      print()
+    }
+  }
 
   var bench: CavaBench
 
@@ -87,7 +104,7 @@ struct DesktopBench {
     }
     report.print()
     print()
-    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar)
+    WaybarSetupBench(bench: bench).run(pulsebar: pulsebar, before: before)
   }
 
   /// The quantum with only the music player in the graph, before any tool records.

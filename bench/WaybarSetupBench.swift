@@ -43,36 +43,47 @@ struct WaybarSetupBench {
     return text.split(separator: " ").compactMap { pid_t($0) }
   }
 
-  /// Plays the music and prints the three setups' figures and the verdicts.
-  func run(pulsebar: String) {
-    guard let player = bench.playMusic() else { return }
-    defer {
-      kill(-player.pid, SIGKILL)
-      _ = try? player.waitForExit(timeout: 5)
-    }
+  /// The daemon at `pulsebar` with a `listen --format waybar` client at each of `rates`, one
+  /// after the other: a row each, named `name + listen --fps N`.
+  private func measureDaemon(_ pulsebar: String, name: String, rates: [String]) -> [Row] {
     var environment = bench.server.environment
     environment["XDG_CONFIG_HOME"] = bench.server.directory  // defaults, whatever the user has
     let socket = bench.server.directory + "/waybar-setup.sock"
     guard
       let daemon = try? ChildProcess(
         pulsebar, ["run", "--socket", socket, "--no-stdout"], environment: environment)
-    else { return }
+    else { return [] }
     defer {
       daemon.send(SIGTERM)
       _ = try? daemon.waitForExit(timeout: 5)
     }
-    var rows: [(name: String, first: Double, tree: Double, server: Double)] = []
-    for fps in ["30", "60"] {
+    var rows: [Row] = []
+    for fps in rates {
       guard
         let listen = try? ChildProcess(
           pulsebar, ["listen", "--socket", socket, "--format", "waybar", "--fps", fps],
           environment: environment)
       else { continue }
       let figures = measure([daemon, listen], reader: listen)
-      rows.append(("pulsebar + listen --fps \(fps)", figures.first, figures.tree, figures.server))
+      rows.append(("\(name) + listen --fps \(fps)", figures.first, figures.tree, figures.server))
       listen.send(SIGTERM)
       _ = try? listen.waitForExit(timeout: 5)
     }
+    return rows
+  }
+
+  private typealias Row = (name: String, first: Double, tree: Double, server: Double)
+
+  /// Plays the music and prints the setups' figures and the verdicts; `before`, another
+  /// pulsebar binary, adds its `--fps 30` row to compare a change against.
+  func run(pulsebar: String, before: String? = nil) {
+    guard let player = bench.playMusic() else { return }
+    defer {
+      kill(-player.pid, SIGKILL)
+      _ = try? player.waitForExit(timeout: 5)
+    }
+    var rows = measureDaemon(pulsebar, name: "pulsebar", rates: ["30", "60"])
+    if let before { rows += measureDaemon(before, name: "before", rates: ["30"]) }
     let config = BenchTools.writeCavaConfig(
       source: "\(CavaBench.sink).monitor", directory: bench.server.directory, bars: 8,
       framerate: 30, channels: "mono", maxRange: 7)
@@ -101,11 +112,11 @@ struct WaybarSetupBench {
           + pad(fmt(row.server, 2), 8)
           + pad(fmt(total, 2), 8) + (ratio.map { fmt($0, 2) } ?? "-"))
     }
-    if let cava, let ours = rows.first {
+    if let cava, let ours = rows.first, ours.name.hasPrefix("pulsebar + listen --fps 30") {
       let ratio = (ours.tree + ours.server) / (cava.tree + cava.server)
       _ = verdict("Waybar setup ≤ 0.6 × cava, servers included", ratio <= 0.6, "\(fmt(ratio, 2))×")
     }
-    if rows.count >= 2 {
+    if rows.count >= 2, rows[1].name.hasPrefix("pulsebar + listen --fps 60") {
       let ratio = rows[0].tree / rows[1].tree
       _ = verdict(
         "one fps=30 client ≤ 0.55 × one fps=60 client (daemon + listen)", ratio <= 0.55,

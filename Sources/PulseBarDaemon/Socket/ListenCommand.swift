@@ -170,9 +170,9 @@ package enum ListenCommand {
     width: inout LiveLineWidth
   ) -> StreamOutcome {
     guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
-    var pending: [UInt8] = []
-    var sawFrames = false
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    var relay = ListenRelay(keepingShownLinesOf: width.cells == nil ? nil : width.format)
+    // The newest line that showed something sets the width the offline line is padded to.
+    defer { if !relay.shownLine.isEmpty { width.learn(from: relay.shownLine) } }
     var poll = PollSet()
     poll.add(socket)
     poll.add(signals.descriptor)
@@ -183,26 +183,19 @@ package enum ListenCommand {
       if !poll.ready(1).isEmpty, case .terminate = signals.poll() { return .finished }
       if poll.ready(2).contains(.error) { return .finished }
       guard !poll.ready(0).isEmpty else { continue }
-      let count = chunk.withUnsafeMutableBytes { (try? socket.read(into: $0)) ?? 0 }
-      guard count > 0 else { return .disconnected(sawFrames: sawFrames) }
-      pending.append(contentsOf: chunk[..<count])
-      guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-      if !sawFrames, pending.starts(with: Array("error: ".utf8)) {
-        let line = pending[..<(pending.firstIndex(of: UInt8(ascii: "\n")) ?? lastNewline)]
-        let message = String(decoding: line, as: UTF8.self)
+      let count = relay.receive { (try? socket.read(into: $0)) ?? 0 }
+      guard count > 0 else { return .disconnected(sawFrames: relay.sawFrames) }
+      switch relay.take() {
+      case .partial: continue
+      case .error(let message):
         if message == "error: too many clients" { return .disconnected(sawFrames: false) }
         return .refused(message)
+      case .lines:
+        let written = relay.withLines {
+          (try? FileDescriptor.standardOutput.writeAll($0)) != nil
+        }
+        guard written else { return .finished }
       }
-      sawFrames = true
-      let written = pending.withUnsafeBytes { bytes in
-        (try? FileDescriptor.standardOutput.writeAll(
-          UnsafeRawBufferPointer(rebasing: bytes[...lastNewline]))) != nil
-      }
-      guard written else { return .finished }
-      // The newest line sets the width the offline line is padded to.
-      let lastLine = pending[..<lastNewline]
-      width.learn(from: lastLine[((lastLine.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1)...])
-      pending.removeSubrange(...lastNewline)
     }
   }
 

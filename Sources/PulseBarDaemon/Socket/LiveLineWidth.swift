@@ -8,7 +8,7 @@ import PulseBarCore
 /// daemon really sends: the cells of a text line, or of waybar's `text` with its Pango markup
 /// stripped. Only the text and waybar formats have a width; json and raw are never padded.
 package struct LiveLineWidth: Sendable {
-  private let format: OutputFormat
+  let format: OutputFormat
   /// The last width learned (or the expected one); `nil` for formats without a width.
   package private(set) var cells: Int?
 

@@ -1,0 +1,115 @@
+import PulseBarCore
+
+/// What `pulsebar listen` does with the bytes a daemon sends: the whole lines of each read go
+/// out in one write, a line the read cut short waits for its end, and the newest line that
+/// shows something is kept aside for the offline line's width. Per line that is a scan for
+/// the newline and a copy: nothing is parsed and nothing allocated (the width is measured
+/// once, when the daemon has gone, from ``shownLine``).
+struct ListenRelay {
+  /// What one read brought.
+  enum Received: Equatable {
+    /// No whole line yet.
+    case partial
+    /// Whole lines, `bytes` of them from the start of the buffer (``withLines(_:)``).
+    case lines
+    /// The daemon's answer to the request was `error: …` (the message, without the newline).
+    case error(String)
+  }
+
+  /// Received bytes not yet written: whole lines first, then the start of a cut line.
+  private var buffer: [UInt8]
+  private var filled = 0
+  /// Where the whole lines end (after their last newline); 0 while there are none.
+  private var linesEnd = 0
+  /// The newest line that shows something (a waybar `text` or a text line that is not
+  /// empty), without its newline; empty until one came or when no width is kept.
+  private(set) var shownLine: [UInt8] = []
+  /// Whether ``shownLine`` is kept (the text and waybar formats, whose offline line is padded).
+  private let format: OutputFormat?
+  /// Whether any line other than an error has come.
+  private(set) var sawFrames = false
+
+  /// A relay for lines of `format`; `nil` keeps no line for a width.
+  init(keepingShownLinesOf format: OutputFormat?, capacity: Int = 65536) {
+    buffer = [UInt8](repeating: 0, count: capacity)
+    self.format = format
+    if format != nil { shownLine.reserveCapacity(1024) }
+  }
+
+  /// Reads into the free space with `read` (which returns the bytes read, 0 at the end):
+  /// returns what `read` returned. A buffer full of one cut line doubles.
+  mutating func receive(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+    if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    let start = filled
+    let count = buffer.withUnsafeMutableBytes {
+      read(UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+    }
+    guard count > 0 else { return count }
+    filled += count
+    return count
+  }
+
+  /// What the bytes received so far hold: whole lines (to write with ``withLines(_:)``), the
+  /// daemon's refusal, or nothing whole yet.
+  mutating func take() -> Received {
+    guard let newline = lastNewline() else { return .partial }
+    linesEnd = newline + 1
+    if !sawFrames, buffer[..<filled].starts(with: Self.errorPrefix) {
+      let end = buffer[..<filled].firstIndex(of: Self.newline) ?? newline
+      return .error(String(decoding: buffer[..<end], as: UTF8.self))
+    }
+    sawFrames = true
+    return .lines
+  }
+
+  /// Calls `write` with the whole lines ``take()`` found, then keeps the newest of them that
+  /// shows something and moves the cut line's start to the front. Returns what `write` did.
+  mutating func withLines(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    let end = linesEnd
+    let written = buffer.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+    keepShownLine(endingAt: end - 1)
+    let rest = filled - end
+    if rest > 0 {
+      buffer.withUnsafeMutableBytes { bytes in
+        bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + end, byteCount: rest)
+      }
+    }
+    filled = rest
+    linesEnd = 0
+    return written
+  }
+
+  private static let newline = UInt8(ascii: "\n")
+  private static let errorPrefix = Array("error: ".utf8)
+  /// How a waybar line with nothing to show starts (a hidden module: `output.hide_when`).
+  private static let emptyWaybarText = Array(#"{"text":"","#.utf8)
+
+  /// The last newline among the bytes received, scanning back from the end.
+  private func lastNewline() -> Int? {
+    var index = filled - 1
+    while index >= 0 {
+      if buffer[index] == Self.newline { return index }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// Copies the newest line ending at or before `newline` that shows something into
+  /// ``shownLine`` (a read holds one line, or a few after a stall: the scan stops there).
+  private mutating func keepShownLine(endingAt newline: Int) {
+    guard let format, format == .text || format == .waybar else { return }
+    var end = newline
+    while end >= 0 {
+      var start = end
+      while start > 0 && buffer[start - 1] != Self.newline { start -= 1 }
+      let line = buffer[start..<end]
+      let shows = format == .text ? !line.isEmpty : !line.starts(with: Self.emptyWaybarText)
+      if shows {
+        shownLine.removeAll(keepingCapacity: true)
+        shownLine.append(contentsOf: line)
+        return
+      }
+      end = start - 1
+    }
+  }
+}

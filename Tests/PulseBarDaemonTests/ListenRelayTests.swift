@@ -1,0 +1,73 @@
+import PulseBarCore
+import Testing
+
+@testable import PulseBarDaemon
+
+/// `pulsebar listen`'s relay: whole lines out in one write per read, a cut line kept for the
+/// next read, the daemon's refusal told apart, and the newest line that shows something kept
+/// for the offline line's width (measured once, not per line).
+@Suite struct ListenRelayTests {
+  /// Feeds `chunks` one read each; returns the writes and the relay.
+  private static func relay(_ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64)
+    -> (writes: [String], relay: ListenRelay, refused: String?)
+  {
+    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity)
+    var writes: [String] = []
+    for chunk in chunks {
+      var bytes = Array(chunk.utf8)[...]
+      while !bytes.isEmpty {
+        let count = relay.receive { space in
+          let count = min(space.count, bytes.count)
+          space.copyBytes(from: bytes.prefix(count))
+          return count
+        }
+        bytes = bytes.dropFirst(count)
+      }
+      switch relay.take() {
+      case .partial: continue
+      case .error(let message): return (writes, relay, message)
+      case .lines:
+        let written = relay.withLines { bytes in
+          writes.append(String(decoding: bytes, as: UTF8.self))
+          return true
+        }
+        #expect(written)
+      }
+    }
+    return (writes, relay, nil)
+  }
+
+  @Test func wholeLinesGoOutInOneWritePerRead() {
+    let (writes, relay, refused) = Self.relay(["a\nb", "c\nd\ne", "f", "\n"], format: .text)
+    #expect(writes == ["a\n", "bc\nd\n", "ef\n"])
+    #expect(refused == nil && relay.sawFrames)
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == "ef")
+  }
+
+  @Test func aLineLongerThanTheBufferGrowsIt() {
+    let long = String(repeating: "x", count: 100)
+    let (writes, _, _) = Self.relay([String(long.prefix(60)), String(long.dropFirst(60)) + "\n"])
+    #expect(writes == [long + "\n"])
+  }
+
+  @Test func theDaemonsRefusalIsNoFrame() {
+    let (writes, relay, refused) = Self.relay(["error: unknown format\n"])
+    #expect(writes.isEmpty && refused == "error: unknown format" && !relay.sawFrames)
+    let later = Self.relay(["a\n", "error: not a refusal\n"], format: .text)
+    #expect(later.refused == nil && later.writes == ["a\n", "error: not a refusal\n"])
+  }
+
+  /// A hidden waybar line (empty text) keeps the line before it; json and raw keep none.
+  @Test func theNewestShownLineIsKeptForTheWidth() {
+    let shown = #"{"text":"► ▁▂","class":["playing"]}"#
+    let hidden = #"{"text":"","alt":"hidden","class":["hidden"]}"#
+    let (_, relay, _) = Self.relay([shown + "\n" + hidden + "\n", hidden + "\n"], capacity: 256)
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == shown)
+    var width = LiveLineWidth(format: .waybar, bars: 2, configuration: Configuration())
+    width.learn(from: relay.shownLine)
+    #expect(width.cells == 4)
+    let text = Self.relay(["a\n\n"], format: .text)
+    #expect(String(decoding: text.relay.shownLine, as: UTF8.self) == "a")
+    #expect(Self.relay(["0;1;\n"], format: nil).relay.shownLine.isEmpty)
+  }
+}
