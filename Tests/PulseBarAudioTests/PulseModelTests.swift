@@ -106,3 +106,22 @@ struct PulseModelTests {
     }
   }
 }
+
+/// The steady PulseAudio fragment follows the rate the engine analyses at.
+@Suite struct SteadyFragmentTests {
+  typealias Settings = PulseSource.Settings
+
+  @Test func threeFramesOfAudioWithinBounds() {
+    #expect(Settings.steadyFrames(sampleRate: 44100, analysisRate: 60) == 3072, "as before at 60")
+    #expect(Settings.steadyFrames(sampleRate: 44100, analysisRate: 30) == 4410)
+    #expect(Settings.steadyFrames(sampleRate: 48000, analysisRate: 30) == 4800)
+    #expect(
+      Settings.steadyFrames(sampleRate: 44100, analysisRate: 10) == 4410,
+      "a tenth of a second at most")
+    #expect(Settings.steadyFrames(sampleRate: 44100, analysisRate: 240) == 3072)
+    var settings = Settings(sourceName: nil, sampleRate: 44100, channels: 1, fps: 60, server: nil)
+    settings.analysisRate = 30
+    #expect(settings.fragmentBytes(bytesPerSample: 2) == 4410 * 2)
+    #expect(settings.fragmentBytes(bytesPerSample: 2, pipeWireGraphRate: 48000) == 941 * 2)
+  }
+}

@@ -164,6 +164,19 @@ struct PulseEndToEndTests {
       "\(wakeups) wake-ups for \(lines) frames: \(after)", sourceLocation: sourceLocation)
   }
 
+  @Test("PulseAudio: frames at 30 a second take a steady fragment of a tenth of a second")
+  func steadyFragmentFollowsTheFrameRate() throws {
+    let daemon = try Daemon(.pulseaudio, arguments: ["--fps", "30", "-v"])
+    let player = try daemon.server.play(tone: 440, seconds: 6)
+    defer { player.send(SIGKILL) }
+    PulseEndToEndTests.expectStraightToPlaying(daemon)
+    #expect(
+      eventually(timeout: 10) {
+        daemon.process.standardError.contains("PulseAudio: fragment 4410 frames")
+      }, "\(daemon.process.standardError)")
+    #expect(!daemon.process.standardError.contains("PulseAudio: fragment 3072 frames"))
+  }
+
   @Test(
     "a 1 kHz tone lands in the bar whose band holds 1 kHz, and plays within 0.5 s",
     arguments: AudioServerKind.allCases)

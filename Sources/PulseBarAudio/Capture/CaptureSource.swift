@@ -24,12 +24,17 @@ package protocol CaptureSource: AnyObject, Sendable {
   func follow(player: PlayerAudioIdentity?)
   /// `input.scope` changed on a reload. Called on the engine thread.
   func scopeChanged(_ scope: CaptureScope)
+  /// The engine analyses at `rate` frames a second now (its fastest consumer's rate): a
+  /// source whose chunks need not come more often than that may send larger ones. Called on
+  /// the engine thread.
+  func analysisRateChanged(_ rate: Int)
 }
 
 extension CaptureSource {
   package func formatChanged() {}
   package func follow(player: PlayerAudioIdentity?) {}
   package func scopeChanged(_ scope: CaptureScope) {}
+  package func analysisRateChanged(_ rate: Int) {}
 }
 
 /// A source whose library work can run on the engine's own thread: the engine's wait is the

@@ -190,12 +190,28 @@ extension PulseConnection {
   {
     typealias Settings = PulseSource.Settings
     let fragment = settings.fragmentBytes(
-      frames: steady ? Settings.steadyFragmentFrames : Settings.onsetFragmentFrames,
+      frames: steady ? settings.steadyFrames : Settings.onsetFragmentFrames,
       bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
     let slack = settings.fragmentBytes(bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
     return pa_buffer_attr(
       maxlength: slack * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
       fragsize: fragment)
+  }
+
+  /// The engine analyses at `rate` frames a second now: streams already on the steady
+  /// fragment take the new size (``PulseSource/Settings/steadyFrames``).
+  func analysisRateChanged(_ rate: Int) {
+    assertOnLoop()
+    let before = settings.steadyFrames
+    settings.analysisRate = rate
+    // On PipeWire the fragment is the graph's quantum whatever the rate.
+    guard settings.steadyFrames != before, !onPipeWire else { return }
+    if fragment.isSteady { askFragment(steady: true) }
+    for recorded in playerStreams where recorded.fragment.isSteady {
+      var attributes = bufferAttributes(
+        steady: true, bytesPerSample: recorded.isInt16 ? 2 : 4, graphRate: nil)
+      release(pa_stream_set_buffer_attr(recorded.stream, &attributes, nil, nil))
+    }
   }
 
   /// Asks the server for the onset or the steady fragment on the current stream, as
@@ -205,7 +221,7 @@ extension PulseConnection {
     var attributes = bufferAttributes(
       steady: steady, bytesPerSample: streamIsInt16 ? 2 : 4, graphRate: nil)
     debug?(
-      "PulseAudio: fragment \(steady ? PulseSource.Settings.steadyFragmentFrames : PulseSource.Settings.onsetFragmentFrames) frames (\(steady ? "music plays steadily" : "ready for the next onset"))"
+      "PulseAudio: fragment \(steady ? settings.steadyFrames : PulseSource.Settings.onsetFragmentFrames) frames (\(steady ? "music plays steadily" : "ready for the next onset"))"
     )
     release(pa_stream_set_buffer_attr(stream, &attributes, nil, nil))
   }

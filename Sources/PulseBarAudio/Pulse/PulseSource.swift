@@ -34,6 +34,9 @@ package final class PulseSource: EngineDrivenCapture {
     /// Whether the active player's streams are recorded while it plays (ignored for a named
     /// source).
     package var scope: CaptureScope = .player
+    /// Frames a second the engine analyses now (its fastest consumer's rate, at most `fps`):
+    /// what sizes the steady fragment (``steadyFrames``).
+    package var analysisRate = 60
 
     /// PipeWire's default quantum (`clock.quantum`), in frames at the graph's rate.
     package static let pipeWireQuantum = 1024
@@ -49,6 +52,21 @@ package final class PulseSource: EngineDrivenCapture {
     /// within 70 ms of the sound, about as far apart as cava's own chunks come; 4096 would
     /// show a kick drum 93 ms late. The server's CPU at each size is in bench/README.md.
     package static let steadyFragmentFrames = 3072
+
+    /// The steady fragment at the rate the engine analyses: about three frames' audio, never
+    /// under ``steadyFragmentFrames`` nor over a tenth of a second. At 60 frames a second that
+    /// is 3072; with only `fps=30` clients (Waybar's snippet) 4410 at 44.1 kHz, which the
+    /// server and pulsebar wake for a third less often, the bars then up to 100 ms behind
+    /// the music instead of 70 (an onset after silence still takes the onset fragment).
+    package static func steadyFrames(sampleRate: Int, analysisRate: Int) -> Int {
+      let threeFrames = 3 * sampleRate / max(1, analysisRate)
+      return min(max(steadyFragmentFrames, threeFrames), max(steadyFragmentFrames, sampleRate / 10))
+    }
+
+    /// ``steadyFrames(sampleRate:analysisRate:)`` for these settings.
+    package var steadyFrames: Int {
+      Self.steadyFrames(sampleRate: sampleRate, analysisRate: analysisRate)
+    }
 
     /// PulseAudio's record fragment while music starts (``steadyAfterSeconds``): 512 frames
     /// (12 ms at 44.1 kHz), so the first bars follow the first sound by a few milliseconds
@@ -72,12 +90,12 @@ package final class PulseSource: EngineDrivenCapture {
     /// worth (rounded up, so it never rounds down to 512) keeps the server's own period;
     /// frames are still paced by the audio, one or two per fragment.
     package func fragmentBytes(
-      frames: Int = steadyFragmentFrames, bytesPerSample: Int,
+      frames: Int? = nil, bytesPerSample: Int,
       pipeWireGraphRate graphRate: Int? = nil
     ) -> UInt32 {
       let bytesPerFrame = channels * bytesPerSample
       guard let graphRate, graphRate > 0 else {
-        return UInt32(frames * bytesPerFrame)
+        return UInt32((frames ?? steadyFrames) * bytesPerFrame)
       }
       let frames = (Self.pipeWireQuantum * sampleRate + graphRate - 1) / graphRate
       return UInt32(frames * bytesPerFrame)
@@ -128,7 +146,7 @@ package final class PulseSource: EngineDrivenCapture {
     currentSettings = Lock(
       Settings(
         sourceName: sourceName, sampleRate: sampleRate, channels: channels, fps: fps,
-        server: server, scope: scope))
+        server: server, scope: scope, analysisRate: fps))
   }
 
   deinit { stop() }
@@ -218,6 +236,13 @@ package final class PulseSource: EngineDrivenCapture {
   /// Records the active player's streams while it plays (``PlayerStreamSelection``).
   package func follow(player: PlayerAudioIdentity?) {
     runtime.withLock { $0?.connection.follow(player: player) }
+  }
+
+  /// The engine analyses at `rate` frames a second now: the steady fragment follows
+  /// (``Settings/steadyFrames``).
+  package func analysisRateChanged(_ rate: Int) {
+    currentSettings.withLock { $0.analysisRate = rate }
+    runtime.withLock { $0?.connection.analysisRateChanged(rate) }
   }
 
   /// `input.scope` changed on a reload.

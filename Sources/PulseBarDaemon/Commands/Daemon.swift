@@ -119,8 +119,10 @@ final class Daemon {
       notifier?.status(status)
       ResidentPages.releaseCleanFileMappings()
     }
+    let source = source
     engine.onFrameRate = { rate in
       logger.debug("analysing \(rate) frames a second (the fastest consumer's rate)")
+      source.analysisRateChanged(rate)
     }
     return (engine, buffer)
   }
