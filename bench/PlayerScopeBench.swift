@@ -8,11 +8,12 @@ import PulseBarTestSupport
 /// bus while `paplay`, which has no MPRIS, plays 2000 Hz beeps into the same sink; the daemon
 /// writes json to stdout. Figures:
 /// - the switch: from the player's `PlaybackStatus` signal on the bus (dbus-monitor's
-///   timestamp) to the first json line that names what is recorded now; pausing (to the whole
-///   output) and playing again (to the player's stream, its tone at half height or more), ten
-///   of each, and the longest wait between two lines around a switch;
-/// - CPU of the daemon and of the server's processes with scope `player` and then `output`
-///   (the config reloaded live), mpv alone playing, 10 s each;
+///   timestamp) to the first json line that names what is recorded now, pausing (to the whole
+///   output) and playing again (to the player's stream), and to the first with the player's
+///   tone at half height or more; ten of each, and the longest wait between two lines around a
+///   switch;
+/// - CPU of the daemon and of the server's processes with scope `player` and with `output`
+///   (the config reloaded live), mpv alone playing, three rounds of 5 s each, alternating;
 /// - leakage: the beeps' bar at its highest over 5 s, with each scope.
 func runPlayerBench() {
   guard let binary = BenchTools.pulsebarBinary() else {
@@ -30,6 +31,7 @@ func runPlayerBench() {
   ].filter { only == nil || (only == "pulse") == ($0.0 == .pulseaudio) }
   print(
     pad("server, --input", 26) + pad("to output ms", 14) + pad("to player ms", 14)
+      + pad("its tone ms", 14)
       + pad("gap ms", 8) + pad("CPU player", 12) + pad("CPU output", 12) + pad("×", 6)
       + pad("leak player", 13) + "leak output")
   for (kind, input) in setups {
@@ -161,6 +163,7 @@ private final class PlayerBenchRun {
     let leakPlayer = highest(beepBar, seconds: 5)
     var toOutput: [Double] = []
     var toPlayer: [Double] = []
+    var toPlayerNamed: [Double] = []
     var gap = 0.0
     for _ in 0..<10 {
       guard control("pause"), let sent = monitor.timeOfSignal(containing: "Paused"),
@@ -170,22 +173,31 @@ private final class PlayerBenchRun {
       gap = max(gap, output.gap)
       _ = daemon.readLines(for: 0.4)
       guard control("play"), let resumed = monitor.timeOfSignal(containing: "Playing"),
-        let player = arrival({ source, bars in
-          source.hasPrefix("mpv (") && (bars.dropFirst(lowBar).first ?? 0) >= 0.5
-        })
+        let named = arrival({ source, _ in source.hasPrefix("mpv (") }),
+        let player = arrival({ _, bars in (bars.dropFirst(lowBar).first ?? 0) >= 0.5 })
       else { continue }
+      toPlayerNamed.append(named.at - resumed)
       toPlayer.append(player.at - resumed)
-      gap = max(gap, player.gap)
+      gap = max(gap, named.gap, player.gap)
       _ = daemon.readLines(for: 0.4)
     }
-    // CPU with mpv alone: the beeps stop.
+    // CPU with mpv alone: the beeps stop. Three rounds of 5 s with each scope, alternating
+    // (the config reloaded in place), so a slow drift of the server's share hits both alike.
     children[0].send(SIGKILL)
-    _ = daemon.readLines(for: 2)
-    let cpuPlayer = cpu(seconds: 10)
-    MPRISFixtures.writeScopeConfig("output", to: configPath)
-    daemon.send(SIGHUP)
-    _ = daemon.readLines(for: 2)
-    let cpuOutput = cpu(seconds: 10)
+    var cpuPlayer = (daemon: 0.0, server: 0.0)
+    var cpuOutput = (daemon: 0.0, server: 0.0)
+    for round in 0..<6 {
+      let scope = round % 2 == 0 ? "player" : "output"
+      MPRISFixtures.writeScopeConfig(scope, to: configPath)
+      daemon.send(SIGHUP)
+      _ = daemon.readLines(for: 2)
+      let figures = cpu(seconds: 5)
+      if scope == "player" {
+        cpuPlayer = (cpuPlayer.daemon + figures.daemon / 3, cpuPlayer.server + figures.server / 3)
+      } else {
+        cpuOutput = (cpuOutput.daemon + figures.daemon / 3, cpuOutput.server + figures.server / 3)
+      }
+    }
     // Leakage with output: the beeps again.
     children.append(try server.play(file: server.directory + "/beeps.wav"))
     _ = daemon.readLines(for: 1)
@@ -195,6 +207,7 @@ private final class PlayerBenchRun {
     }
     func worst(_ values: [Double]) -> String { fmt(1000 * (values.max() ?? .nan), 0) }
     return pad("\(median(toOutput)) (\(worst(toOutput)))", 14)
+      + pad("\(median(toPlayerNamed)) (\(worst(toPlayerNamed)))", 14)
       + pad("\(median(toPlayer)) (\(worst(toPlayer)))", 14) + pad(fmt(1000 * gap, 0), 8)
       + pad(fmt(cpuPlayer.daemon, 2) + "+" + fmt(cpuPlayer.server, 2), 12)
       + pad(fmt(cpuOutput.daemon, 2) + "+" + fmt(cpuOutput.server, 2), 12)
