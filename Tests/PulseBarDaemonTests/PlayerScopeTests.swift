@@ -195,6 +195,18 @@ struct PlayerScopeTests {
     #expect(player.highest(beep) <= 0.05, "the beeps leak: \(player.summary)")
     #expect(player.newBubbles.isEmpty, "bubbles on the beeps: \(player.summary)")
 
+    // mpv's stream moved to the other sink (the beeps stay): still mpv's alone.
+    let named = desktop.waitForSource { $0.hasPrefix("mpv (") }?.source
+    let digits = named?.split(separator: " ").last?.filter { $0.isNumber }
+    let index = try #require(digits)
+    try desktop.server.pactl(["move-sink-input", String(index), "pb_sink_b"])
+    _ = desktop.frames(for: 1.5)
+    let moved = Window(frames: desktop.frames(for: 2.5))
+    #expect(moved.median(low) >= 0.8, "after the move: \(moved.summary)")
+    #expect(moved.highest(beep) <= 0.05, "the beeps leak after the move: \(moved.summary)")
+    try desktop.server.pactl(["move-sink-input", String(index), "pb_sink_a"])
+    _ = desktop.frames(for: 1)
+
     // Live to output and back: the beeps show, and spawn bubbles.
     desktop.reload(scope: .output)
     let output = desktop.waitForSource { !$0.contains("mpv") }
