@@ -49,6 +49,12 @@ extension PulseConnection {
       sourceRate = rate
     }
     releaseStream()
+    openStream(source: source, format: format, rate: rate)
+  }
+
+  /// Makes and connects the record stream on `source`: s16 when that is the source's format,
+  /// the onset fragment (or PipeWire's quantum), corked while nothing plays; a new generation.
+  private func openStream(source: String, format: pa_sample_format_t, rate: UInt32) {
     guard let context else { return follower.streamClosed() }
     streamIsInt16 = format == Self.int16NativeEndian
     let bytesPerSample = streamIsInt16 ? 2 : 4
