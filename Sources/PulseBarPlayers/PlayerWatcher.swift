@@ -66,7 +66,7 @@ package final class PlayerWatcher: Sendable {
 /// batch of messages, not per message. A player's signals (`PropertiesChanged`, `Seeked`)
 /// come through match rules of its own connection (`sender=':1.42'`), added when it takes a
 /// name and removed when it has none left; a connection whose signals overrun its
-/// ``SignalBudget`` loses its match rules for ``floodMuteSeconds`` (the bus itself stops
+/// ``SignalBudget`` loses its match rules for ``PlayerSignals/floodMuteSeconds`` (the bus itself stops
 /// sending them, so a flood costs next to nothing) and is then read afresh with a `GetAll`.
 final class PlayerSession {
   let connection: BusConnection
@@ -78,31 +78,14 @@ final class PlayerSession {
   private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
   /// The same calls by cookie: cookie → the bus name asked.
   private var pendingProperties: [UInt64: String] = [:]
-  /// Calls that ask who a player is, by cookie: the process behind a connection (by its unique
-  /// name), or a player's `DesktopEntry` (by its bus name).
-  private var identityCalls: [UInt64: IdentityCall] = [:]
-  /// What an identity call asks.
-  private enum IdentityCall {
-    case process(owner: String)
-    case desktopEntry(busName: String)
-  }
+  /// Calls that ask who a player is (its process, its desktop entry).
+  private var identity = PlayerIdentityCalls()
   /// Players already said (at `-v`) not to answer.
   private var silentPlayers: Set<String> = []
   /// Something the engine shows changed since the last publish.
   private var changed = false
-  /// Each connection's signal budget, by unique name.
-  var budgets: [String: SignalBudget] = [:]
-  /// The match rules of each followed connection (its slots), by unique name.
-  var matches: [String: [OpaquePointer]] = [:]
-  /// Connections muted for a flood, and when they are followed again.
-  var muted: [String: Double] = [:]
-  /// How long a connection that overran its signal budget is not listened to.
-  static let floodMuteSeconds = 1.0
-  /// A signal was skipped since the loop last slept: someone floods the bus.
-  var flooded = false
-  /// How long the loop pauses while flooded before it reads the bus again, so the signals
-  /// are read in batches rather than one wake-up each.
-  static let floodPauseMilliseconds: Int32 = 20
+  /// Whose signals are heard, and who is muted for a flood.
+  private let signals: PlayerSignals
 
   static let playerInterface = "org.mpris.MediaPlayer2.Player"
   static let playerPath = "/org/mpris/MediaPlayer2"
@@ -120,8 +103,9 @@ final class PlayerSession {
     self.preference = preference
     self.debug = debug
     registry.preference = initial
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    // A player's own signals are matched per connection (``follow(_:)``).
+    signals = PlayerSignals(connection: connection, debug: debug)
+    let context = self.context
+    // A player's own signals are matched per connection (``PlayerSignals/follow(_:)``).
     try connection.addMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
@@ -144,6 +128,9 @@ final class PlayerSession {
     return 0
   }
 
+  /// What the session's callbacks get: the session, unretained (it outlives its calls).
+  private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
   private static func from(_ context: UnsafeMutableRawPointer?) -> PlayerSession {
     Unmanaged<PlayerSession>.fromOpaque(context!).takeUnretainedValue()
   }
@@ -158,9 +145,9 @@ final class PlayerSession {
     var stopOnly = PollSet()
     stopOnly.add(stop.descriptor)
     while !stop.isRequested {
-      if flooded {
-        flooded = false
-        stopOnly.wait(timeoutMilliseconds: Self.floodPauseMilliseconds)
+      if signals.flooded {
+        signals.flooded = false
+        stopOnly.wait(timeoutMilliseconds: PlayerSignals.floodPauseMilliseconds)
         continue
       }
       do {
@@ -174,7 +161,11 @@ final class PlayerSession {
         registry.preference = preference
         changed = true
       }
-      let nextReread = followMutedAgain(now: monotonicSeconds())
+      let (followedAgain, nextReread) = signals.followMutedAgain(
+        now: monotonicSeconds(), context: context)
+      for owner in followedAgain {
+        for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
+      }
       if changed {
         changed = false
         feed.post(registry.nowPlaying)
@@ -257,7 +248,7 @@ final class PlayerSession {
       if !ownerWasKnown {
         // Listed at start-up: its signals are followed from now on, and what changed before
         // the match rules took hold is read once more.
-        follow(sender)
+        signals.follow(sender, context: context)
         requestProperties(of: busName)
         requestIdentity(of: busName, owner: sender)
       }
@@ -265,60 +256,36 @@ final class PlayerSession {
     if askAgain { requestProperties(of: busName) }
   }
 
-  /// Asks the bus for the process behind `owner` (unless known) and the player for its
-  /// `DesktopEntry`: what ties its audio streams to it (``PlayerStreamSelection``).
+  /// Asks who the player is: what ties its audio streams to it.
   private func requestIdentity(of busName: String, owner: String) {
-    var calls: [(BusMessage, IdentityCall)] = []
-    if !registry.knowsProcess(of: owner),
-      !identityCalls.values.contains(where: {
-        if case .process(let pending) = $0 { return pending == owner }
-        return false
-      }),
-      let call = try? connection.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-        interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-        arguments: [owner])
-    {
-      calls.append((call, .process(owner: owner)))
-    }
-    if let call = try? connection.methodCall(
-      destination: busName, path: Self.playerPath, interface: "org.freedesktop.DBus.Properties",
-      member: "Get", arguments: ["org.mpris.MediaPlayer2", "DesktopEntry"])
-    {
-      calls.append((call, .desktopEntry(busName: busName)))
-    }
-    for (call, kind) in calls {
-      guard
-        let cookie = try? connection.callAsync(
-          call, context: Unmanaged.passUnretained(self).toOpaque(),
-          timeoutMicroseconds: Self.methodTimeoutMicroseconds,
-          handler: { message, context, _ in
-            PlayerSession.from(context).identityArrived(BusMessage(borrowing: message!))
-            return 0
-          })
-      else { continue }
-      identityCalls[cookie] = kind
-    }
+    identity.ask(
+      busName, owner: owner, processKnown: registry.knowsProcess(of: owner),
+      connection: connection, context: context,
+      handler: { message, context, _ in
+        PlayerSession.from(context).identityArrived(BusMessage(borrowing: message!))
+        return 0
+      })
   }
 
-  /// A process id or a desktop entry arrived; an error or a released name changes nothing.
+  /// A process id or a desktop entry arrived; a desktop entry counts from the name's owner.
   private func identityArrived(_ reply: BusMessage) {
-    guard let cookie = reply.replyCookie, let call = identityCalls.removeValue(forKey: cookie),
-      reply.errorText == nil
-    else { return }
-    switch call {
-    case .process(let owner):
-      guard reply.sender == "org.freedesktop.DBus",
-        let pid = reply.readNumber(type: UInt8(ascii: "u")), pid > 1, pid < 4_194_304
-      else { return }
-      registry.update(owner: owner, processID: Int32(pid))
-    case .desktopEntry(let busName):
-      guard let sender = reply.sender, registry.isOwner(busName, sender),
-        reply.enter(UInt8(ascii: "v"), "s"), let entry = reply.readString(maximumBytes: 255)
-      else { return }
+    switch identity.answer(reply) {
+    case .process(let owner, let id): registry.update(owner: owner, processID: id)
+    case .desktopEntry(let busName, let entry, let sender):
+      guard registry.isOwner(busName, sender) else { return }
       registry.update(busName, desktopEntry: entry)
+    case nil: return
     }
     changed = true
+  }
+
+  /// The names a signal from its sender speaks for, when its budget admits it
+  /// (``PlayerSignals/admits(_:now:)``).
+  private func admittedNames(of signal: BusMessage, now: Double) -> [String] {
+    guard let sender = signal.sender else { return [] }
+    let names = registry.names(ownedBy: sender)
+    guard !names.isEmpty, signals.admits(sender, now: now) else { return [] }
+    return names
   }
 
   /// A signal of the match rules, to its handler.
@@ -346,11 +313,15 @@ final class PlayerSession {
       silentPlayers.remove(name)
     } else {
       registry.appeared(name, owner: newOwner)
-      follow(newOwner)
+      signals.follow(newOwner, context: context)
       requestProperties(of: name, fresh: true)
       requestIdentity(of: name, owner: newOwner)
     }
-    if let previousOwner, previousOwner != newOwner { forget(previousOwner) }
+    if let previousOwner, previousOwner != newOwner,
+      registry.names(ownedBy: previousOwner).isEmpty
+    {
+      signals.forget(previousOwner)
+    }
     changed = true
   }
 

@@ -21,11 +21,6 @@ import Testing
     // stream-set type each, sharing PlayerCapturePlan.
     "type PipeWireConnection",
     "type PulseConnection",
-    // Sources/PulseBarPlayers/PlayerWatcher.swift, where a NowPlaying field and a D-Bus call
-    // were being added: its signal following and flood muting moved whole into
-    // PlayerSession+Signals.swift, which still counts. To become a type of its own (with
-    // `budgets`, `matches`, `muted`, `flooded`) once that work has landed.
-    "type PlayerSession",
   ]
 
   /// Every `.swift` file under `directory`, as paths.
