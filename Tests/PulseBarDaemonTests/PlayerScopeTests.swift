@@ -142,6 +142,16 @@ struct PlayerScopeTests {
       }
     }
 
+    /// The sink input whose `application.name` is `application` (`pactl list sink-inputs`).
+    func sinkInput(of application: String) -> String? {
+      var current: String?
+      for line in (try? server.pactl(["list", "sink-inputs"])) ?? [] {
+        if line.hasPrefix("Sink Input #") { current = String(line.dropFirst(12)) }
+        if line.contains("application.name = \"\(application)\"") { return current }
+      }
+      return nil
+    }
+
     /// The frames of the next `seconds`.
     func frames(for seconds: Double) -> [Frame] { daemon.readLines(for: seconds).map(Frame.init) }
   }
@@ -196,9 +206,7 @@ struct PlayerScopeTests {
     #expect(player.newBubbles.isEmpty, "bubbles on the beeps: \(player.summary)")
 
     // mpv's stream moved to the other sink (the beeps stay): still mpv's alone.
-    let named = desktop.waitForSource { $0.hasPrefix("mpv (") }?.source
-    let digits = named?.split(separator: " ").last?.filter { $0.isNumber }
-    let index = try #require(digits)
+    let index = try #require(desktop.sinkInput(of: "mpv"), "no sink input of mpv")
     try desktop.server.pactl(["move-sink-input", String(index), "pb_sink_b"])
     _ = desktop.frames(for: 1.5)
     let moved = Window(frames: desktop.frames(for: 2.5))

@@ -17,6 +17,8 @@ final class PlayerRecordStream {
   var fragment: RecordFragment
   /// It records s16 (the sink's own format), converted on arrival; else float.
   let isInt16: Bool
+  /// It has delivered audio (see ``PulseConnection/recordsPlayer``).
+  var delivered = false
 
   init(
     connection: PulseConnection, stream: OpaquePointer, sinkInput: UInt32, sink: UInt32, lane: Int,
@@ -99,10 +101,11 @@ extension PulseConnection {
     target.describe(streamKind: "sink input", output: follower.recorded ?? "")
   }
 
-  /// The player's streams are recorded, so the output's own stream stays corked and its
-  /// fragments are dropped.
+  /// The player's streams are recorded: one of them has delivered audio, so the output's own
+  /// fragments are dropped from then on. Until the first arrives (a stream slow to start, or
+  /// one the server never feeds) the output goes on showing, so a switch leaves no silence.
   var recordsPlayer: Bool {
-    if case .player = target { return !playerStreams.isEmpty }
+    if case .player = target { return playerStreams.contains { $0.delivered } }
     return false
   }
 
@@ -216,6 +219,12 @@ extension PulseConnection {
       var length = 0
       guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
       let bytesPerSample = recorded.isInt16 ? 2 : 4
+      if !recorded.delivered {
+        // The hand-over: the output's fragments stop here, and the activity is the player's.
+        recorded.delivered = true
+        debug?("PulseAudio: sink input \(recorded.sinkInput) delivers; the output's audio stops")
+        updateActivity()
+      }
       if let data, recordsPlayer {
         if recorded.isInt16 {
           convert(
