@@ -142,6 +142,16 @@ struct PlayerScopeTests {
       }
     }
 
+    /// Reads frames until the recorded player's tone (`bar`) stands at `level` or more, then
+    /// half a second more: the capture has handed over to the player's stream (its first
+    /// fragment), whenever the server delivers it, and the switch's own onset is behind.
+    func waitUntilSettled(on bar: Int, at level: Double = 0.8, timeout: Double = 10) {
+      _ = daemon.waitForLine(timeout: timeout) {
+        (Frame($0).bars.dropFirst(bar).first ?? 0) >= level
+      }
+      _ = frames(for: 0.5)
+    }
+
     /// The sink input whose `application.name` is `application` (`pactl list sink-inputs`).
     func sinkInput(of application: String) -> String? {
       var current: String?
@@ -200,6 +210,7 @@ struct PlayerScopeTests {
     let recorded = desktop.waitForSource { $0.hasPrefix("mpv (") }
     try #require(recorded != nil, "mpv's stream never recorded: \(desktop.daemon.standardError)")
     desktop.waitUntil(bar: beep, fallsTo: 0.05)
+    desktop.waitUntilSettled(on: low)
     let player = Window(frames: desktop.frames(for: 2.5))
     #expect(player.median(low) >= 0.8, "\(player.summary)")
     #expect(player.highest(beep) <= 0.05, "the beeps leak: \(player.summary)")
@@ -245,6 +256,7 @@ struct PlayerScopeTests {
     let followed = desktop.waitForSource { $0.hasPrefix("mpv.instance") }
     #expect(followed != nil, "the second mpv was not followed")
     desktop.waitUntil(bar: low, fallsTo: 0.05)
+    desktop.waitUntilSettled(on: Self.bar(of: 1000))
     let secondWindow = Window(frames: desktop.frames(for: 2.5))
     #expect(secondWindow.median(Self.bar(of: 1000)) >= 0.8, "\(secondWindow.summary)")
     #expect(secondWindow.highest(low) <= 0.05, "the first mpv leaks: \(secondWindow.summary)")
@@ -262,6 +274,7 @@ struct PlayerScopeTests {
     let wrapped = desktop.waitForSource { $0.hasPrefix("wrapper (") }
     #expect(wrapped != nil, "the wrapper's child was not matched: \(desktop.daemon.standardError)")
     desktop.waitUntil(bar: beep, fallsTo: 0.05)
+    desktop.waitUntilSettled(on: Self.bar(of: 700))
     let child = Window(frames: desktop.frames(for: 2.5))
     #expect(child.median(Self.bar(of: 700)) >= 0.8, "\(child.summary)")
     #expect(child.highest(beep) <= 0.05, "the beeps leak: \(child.summary)")
