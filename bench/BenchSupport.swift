@@ -55,6 +55,20 @@ enum BenchSignals {
 /// Processes, binaries and clocks for the benches.
 enum BenchTools {
   /// The release pulsebar if built, else the debug one.
+  /// The pulsebar binary for a bench with a real MPRIS player, or `nil` after saying what is
+  /// missing (the binary, or mpv-mpris).
+  static func pulsebarWithMPRIS() -> String? {
+    guard let binary = pulsebarBinary() else {
+      print("(pulsebar binary not built; run `swift build -c release` first)")
+      return nil
+    }
+    guard MPRISFixtures.mprisPlugin != nil else {
+      print("(mpv-mpris is not installed; `make test-deps` installs it)")
+      return nil
+    }
+    return binary
+  }
+
   static func pulsebarBinary() -> String? {
     for path in [".build/release/pulsebar", ".build/debug/pulsebar"] where access(path, X_OK) == 0 {
       return path

@@ -12,14 +12,7 @@ import PulseBarTestSupport
 /// - MPRIS adds no wake-ups while nothing changes: the players' thread's voluntary context
 ///   switches (`/proc/PID/task/*/status`) over 5 s with the player paused and the picture still.
 func runMPRISBench() {
-  guard let binary = BenchTools.pulsebarBinary() else {
-    print("(pulsebar binary not built; run `swift build -c release` first)")
-    return
-  }
-  guard MPRISFixtures.mprisPlugin != nil else {
-    print("(mpv-mpris is not installed; `make test-deps` installs it)")
-    return
-  }
+  guard let binary = BenchTools.pulsebarWithMPRIS() else { return }
   do {
     let run = try MPRISBenchRun(binary: binary)
     try run.measure()

@@ -16,14 +16,7 @@ import PulseBarTestSupport
 ///   (the config reloaded live), mpv alone playing, three rounds of 5 s each, alternating;
 /// - leakage: the beeps' bar at its highest over 5 s, with each scope.
 func runPlayerBench() {
-  guard let binary = BenchTools.pulsebarBinary() else {
-    print("(pulsebar binary not built; run `swift build -c release` first)")
-    return
-  }
-  guard MPRISFixtures.mprisPlugin != nil else {
-    print("(mpv-mpris is not installed; `make test-deps` installs it)")
-    return
-  }
+  guard let binary = BenchTools.pulsebarWithMPRIS() else { return }
   // `pulsebar-bench player pulse` or `… pipewire`: one server only.
   let only = CommandLine.arguments.dropFirst(2).first
   let setups: [(AudioServerKind, String)] = [
