@@ -302,7 +302,7 @@ extension PulseConnection {
   /// still runs, its fragments dropped, because its fragment is what sets how much the sink
   /// renders at a time: a stream that records one sink input alone asks nothing of the sink,
   /// so without it the sink renders in the player's own small blocks, and the server and
-  /// pulsebar wake three times as often (bench/README.md, `player`). pipewire-pulse runs its
+  /// pulsebar wake far more often (figures: bench/README.md, `player`). pipewire-pulse runs its
   /// graph at its own quantum whatever a stream asks, so there the output's stream is corked.
   func updateActivity() {
     let outputActivity = currentActivity()
