@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import PulseBarAudio
@@ -13,6 +14,41 @@ import Testing
     var destination = [Float](repeating: 0, count: 64)
     let count = destination.withUnsafeMutableBufferPointer { buffer.read(into: $0) }
     return Array(destination[..<count])
+  }
+
+  /// Whether the reader's eventfd is signalled now; drains it.
+  func readerWoken(_ buffer: CaptureBuffer) -> Bool {
+    var descriptor = pollfd(fd: buffer.wakeDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&descriptor, 1, 0) > 0
+    buffer.drainWakeups()
+    return ready
+  }
+
+  /// The reader is woken once a frame's audio is queued, not for every smaller chunk, and not
+  /// again while a frame waits; a status change wakes it whatever is queued.
+  @Test func aWriteWakesTheReaderWhenItBringsAWholeFrame() {
+    let buffer = CaptureBuffer(sampleRate: 100, channels: 1, fps: 4)
+    write(buffer, [1], channels: 1)
+    #expect(readerWoken(buffer), "at first every write wakes the reader")
+    buffer.wakeReader(atSamples: 5)
+    write(buffer, [2, 3], channels: 1)
+    #expect(!readerWoken(buffer), "3 of 5 samples: no frame yet")
+    write(buffer, [4, 5], channels: 1)
+    #expect(readerWoken(buffer), "5 of 5: a frame is queued")
+    write(buffer, [6, 7, 8], channels: 1)
+    #expect(!readerWoken(buffer), "a frame already waits: the reader draws it when it is due")
+    var frame = [Float](repeating: 0, count: 5)
+    #expect(frame.withUnsafeMutableBufferPointer { buffer.read(into: $0) } == 5)
+    write(buffer, [9], channels: 1)
+    #expect(!readerWoken(buffer), "4 of 5 after the read")
+    write(buffer, [10, 11], channels: 1)
+    #expect(readerWoken(buffer), "6 of 5")
+    buffer.discardAll()
+    buffer.updateStatus { $0.connected = true }
+    #expect(readerWoken(buffer), "a status change wakes the reader with nothing queued")
+    buffer.wakeReader(atSamples: 1000)
+    write(buffer, Array(repeating: 0, count: 100), channels: 1)
+    #expect(readerWoken(buffer), "a threshold above the ring's size is the ring's size")
   }
 
   @Test func aReconfigurationDropsTheOldAudioAndLateWritesAtTheOldCount() {

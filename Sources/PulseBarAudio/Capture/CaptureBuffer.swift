@@ -48,9 +48,10 @@ package struct CaptureFormat: Sendable, Equatable {
 /// A bounded ring of interleaved `Float` samples guarded by a `Lock`, plus the
 /// latest ``CaptureStatus`` and the ``CaptureFormat`` the samples must have.
 /// Writers never block on the reader: when the ring is full the oldest samples
-/// are overwritten (the engine only wants the newest audio anyway). Every write
-/// or status change signals an `eventfd` that the engine polls, so the engine
-/// sleeps with no timer while nothing arrives.
+/// are overwritten (the engine only wants the newest audio anyway). A status change, and a
+/// write that brings a whole frame's audio (``wakeReader(atSamples:)``), signal an `eventfd`
+/// that the engine polls, so the engine sleeps with no timer while nothing arrives and is
+/// not woken for audio it cannot use yet.
 ///
 /// A reload that changes channels or fps calls ``reconfigure(_:)``: the ring drops what it
 /// holds and from then on accepts only writes at the new channel count. A write made at the
@@ -64,12 +65,15 @@ package final class CaptureBuffer: Sendable {
     var count = 0
     var status = CaptureStatus()
     var statusChanged = false
+    /// A write that brings ``count`` from below this to at least this wakes the reader.
+    var wakeAt = 1
   }
 
   /// Samples per second per channel.
   package let sampleRate: Int
   private let ring: Lock<Ring>
-  /// Signalled by every write and status change; the engine polls its descriptor.
+  /// Signalled by status changes and by writes that reach the reader's threshold; the engine
+  /// polls its descriptor.
   private let wake = WakeSignal()
   /// The descriptor the engine polls.
   package var wakeDescriptor: FileDescriptor { wake.descriptor }
@@ -117,16 +121,29 @@ package final class CaptureBuffer: Sendable {
     if changed { signal() }
   }
 
+  /// Wakes the reader only when a write brings the queued samples up to `samples` (engine
+  /// thread): one frame's audio. A writer whose chunks are smaller than a frame (a PipeWire
+  /// quantum of 1024 sample frames against 1600 for a frame at 30 a second) then wakes the
+  /// engine once per frame instead of once per chunk; and while a frame is queued the engine
+  /// waits for its time to draw it, so further writes need not wake it either. Edge-triggered,
+  /// so no wake-up is lost: a reader that finds less than `samples` queued sleeps until a write
+  /// crosses the threshold. 1 (the start) wakes it for every write.
+  package func wakeReader(atSamples samples: Int) {
+    ring.withLock { $0.wakeAt = max(1, min(samples, $0.samples.count)) }
+  }
+
   /// Appends interleaved samples of `channels` channels (capture thread). Overwrites the oldest
   /// when full. Samples whose channel count is not the buffer's (written just before a
-  /// reconfiguration reached the writer) are dropped. `wakingTheReader: false` is for a writer
-  /// on the reader's own thread (a source the engine drives), which needs no eventfd.
+  /// reconfiguration reached the writer) are dropped. The reader is woken when the write
+  /// reaches its threshold (``wakeReader(atSamples:)``); `wakingTheReader: false` is for a
+  /// writer on the reader's own thread (a source the engine drives), which needs no eventfd.
   package func write(
     _ interleaved: UnsafeBufferPointer<Float>, channels: Int, wakingTheReader: Bool = true
   ) {
     guard !interleaved.isEmpty else { return }
-    let written = ring.withLock { ring -> Bool in
+    let reachedThreshold = ring.withLock { ring -> Bool in
       guard channels == ring.format.channels else { return false }
+      let queuedBefore = ring.count
       let capacity = ring.samples.count
       var source = interleaved
       if source.count > capacity {
@@ -145,9 +162,9 @@ package final class CaptureBuffer: Sendable {
         storage.baseAddress!.update(from: source.baseAddress! + first, count: source.count - first)
       }
       ring.count += source.count
-      return true
+      return queuedBefore < ring.wakeAt && ring.count >= ring.wakeAt
     }
-    if written && wakingTheReader { signal() }
+    if reachedThreshold && wakingTheReader { signal() }
   }
 
   /// Moves up to `destination.count` samples (a whole number of sample frames) out; returns how many.
