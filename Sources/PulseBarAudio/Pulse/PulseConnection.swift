@@ -13,8 +13,9 @@ import PulseBarSystem
 /// - ``PulseRetryTimer`` is the one back-off and look-again timer;
 /// - ``PulseSampleConverter`` converts s16 fragments for both kinds of stream.
 ///
-/// The parts share the context, the settings, the buffer and the table through an unowned
-/// reference back to the connection, which owns them for its whole life.
+/// The resolver, the output and the player set share the context, the settings, the buffer
+/// and the table through an unowned reference back to the connection, which owns every part
+/// for its whole life.
 ///
 /// Confinement: touched only on the thread that iterates the `pa_mainloop` (the engine's, or a
 /// test's driver), from libpulse callbacks inside that iteration or from ``PulseSource``'s
@@ -22,7 +23,7 @@ import PulseBarSystem
 /// (or the part they belong to) through their `userdata`, an unretained pointer;
 /// ``PulseSource`` keeps it alive until the mainloop is freed.
 final class PulseConnection: PulseCallbackTarget {
-  let api: UnsafeMutablePointer<pa_mainloop_api>
+  private let api: UnsafeMutablePointer<pa_mainloop_api>
   /// The thread that made the connection and iterates its mainloop.
   private let loopThread = pthread_self()
   /// Channels and fps change on a reload (``PulseOutputStream/reformat(_:)``); the analysis
@@ -34,16 +35,17 @@ final class PulseConnection: PulseCallbackTarget {
   /// Writes one debug line (`-v`): sink switches, stream states; `nil` when nobody reads them.
   let debug: PulseSource.Log?
 
-  var context: OpaquePointer?
-  var sinkInputs = SinkInputTable()
+  private(set) var context: OpaquePointer?
+  private(set) var sinkInputs = SinkInputTable()
   /// Converts the s16 fragments of every stream (one at a time: all run on this loop).
   let converter = PulseSampleConverter()
   /// Retries with back-off, one line when the server goes and one when it is back.
-  var outage = OutagePolicy()
-  var stopped = false
+  private var outage = OutagePolicy()
+  private var stopped = false
 
-  // The parts are lazy only because they refer back to the connection: each is made on its
-  // first use, which ``lost(reason:)`` or the first resolve reaches before any stream exists.
+  // The parts are lazy only because they refer back to the connection. Each is made on its
+  // first use, always before any stream's callbacks run (opening a stream touches the
+  // resolver, the output and the player set), so a read callback never makes one.
   private(set) lazy var resolver = PulseSourceResolver(connection: self)
   private(set) lazy var output = PulseOutputStream(connection: self)
   private(set) lazy var players = PulsePlayerStreamSet(connection: self)
@@ -192,7 +194,7 @@ final class PulseConnection: PulseCallbackTarget {
 
   // MARK: - Sink inputs and events
 
-  func requestSinkInputs(_ context: OpaquePointer) {
+  private func requestSinkInputs(_ context: OpaquePointer) {
     release(
       pa_context_get_sink_input_info_list(
         context,
@@ -221,7 +223,9 @@ final class PulseConnection: PulseCallbackTarget {
 
   /// A subscription event: sink inputs update the table; server, sink and
   /// source additions or removals (and server changes: the default sink) re-resolve.
-  func serverEvent(_ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32) {
+  private func serverEvent(
+    _ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32
+  ) {
     assertOnLoop()
     guard let context, replied == context else { return }
     let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue

@@ -13,7 +13,7 @@ import PulseBarSystem
 /// freed.
 final class PulseOutputStream: PulseCallbackTarget {
   unowned let connection: PulseConnection
-  private(set) var stream: OpaquePointer?
+  private var stream: OpaquePointer?
   /// The current stream's fragment (onset or steady) and cork state.
   private var fragment = RecordFragment(adapts: false, steadyAfterFrames: 0, corked: false)
   /// The stream delivers s16 (the source's own format), converted on arrival.

@@ -17,9 +17,9 @@ final class PulseSourceResolver: PulseCallbackTarget {
   var follower: DefaultSinkFollower
   /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
   /// learnt from the server info each time the target is resolved.
-  var onPipeWire = false
+  private(set) var onPipeWire = false
   /// The recorded source's own rate (on PipeWire, the graph's).
-  var sourceRate: UInt32 = 0
+  private(set) var sourceRate: UInt32 = 0
 
   init(connection: PulseConnection) {
     self.connection = connection
