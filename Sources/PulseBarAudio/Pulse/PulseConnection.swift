@@ -3,19 +3,31 @@ import Glibc
 import PulseBarCore
 import PulseBarSystem
 
-/// The libpulse side of ``PulseSource``: one context, at most one record
-/// stream, the sink-input table and the retry timer.
+/// The libpulse side of ``PulseSource``: one context (connecting, losing the server and
+/// retrying, the subscription events, shutting down) and the sink-input table, and the parts
+/// that record through it, each a type of its own so each stays one concern:
+/// - ``PulseSourceResolver`` finds what the output records (the server info, the default
+///   sink's monitor or the named source) and follows the server's moves;
+/// - ``PulseOutputStream`` records that source, corked while nothing plays;
+/// - ``PulsePlayerStreamSet`` records the active player's sink inputs alone;
+/// - ``PulseRetryTimer`` is the one back-off and look-again timer;
+/// - ``PulseSampleConverter`` converts s16 fragments for both kinds of stream.
+///
+/// The resolver, the output and the player set share the context, the settings, the buffer
+/// and the table through an unowned reference back to the connection, which owns every part
+/// for its whole life.
 ///
 /// Confinement: touched only on the thread that iterates the `pa_mainloop` (the engine's, or a
 /// test's driver), from libpulse callbacks inside that iteration or from ``PulseSource``'s
 /// `start`, `wait`, `formatChanged` and `stop` (asserted in debug builds). Callbacks find it
-/// through their `userdata`, an unretained pointer; ``PulseSource`` keeps it alive until the
-/// mainloop is freed.
-final class PulseConnection {
-  let api: UnsafeMutablePointer<pa_mainloop_api>
+/// (or the part they belong to) through their `userdata`, an unretained pointer;
+/// ``PulseSource`` keeps it alive until the mainloop is freed.
+final class PulseConnection: PulseCallbackTarget {
+  private let api: UnsafeMutablePointer<pa_mainloop_api>
   /// The thread that made the connection and iterates its mainloop.
   private let loopThread = pthread_self()
-  /// Channels and fps change on a reload (``reformat(_:)``); the rest is fixed.
+  /// Channels and fps change on a reload (``PulseOutputStream/reformat(_:)``); the analysis
+  /// rate with the engine's consumers (``analysisRateChanged(_:)``); the rest is fixed.
   var settings: PulseSource.Settings
   let buffer: CaptureBuffer
   /// Writes one log line (no prefix, no newline).
@@ -23,39 +35,23 @@ final class PulseConnection {
   /// Writes one debug line (`-v`): sink switches, stream states; `nil` when nobody reads them.
   let debug: PulseSource.Log?
 
-  var context: OpaquePointer?
-  var stream: OpaquePointer?
-  /// What the stream records (the default sink's monitor or the named source), the sink that
-  /// drives the activity, and a server move still to confirm.
-  var follower: DefaultSinkFollower
-  /// The current stream's fragment (onset or steady) and cork state.
-  var fragment = RecordFragment(adapts: false, steadyAfterFrames: 0, corked: false)
-  /// The server is PipeWire (pipewire-pulse names itself "PulseAudio (on PipeWire …)"):
-  /// learnt from the server info each time the target is resolved.
-  var onPipeWire = false
-  /// The recorded source's own rate (on PipeWire, the graph's).
-  var sourceRate: UInt32 = 0
-  /// The stream delivers s16 (the source's own format), converted through `scratch`.
-  var streamIsInt16 = false
-  /// Conversion space for s16 fragments, allocated once (a whole number of sample frames).
-  let scratch: UnsafeMutableBufferPointer<Float>
-  var sinkInputs = SinkInputTable()
-  /// What the bars record: the active player's sink inputs or the whole output.
-  var selection: PlayerStreamSelection
-  /// The active MPRIS player, as the engine last said.
-  var player: PlayerAudioIdentity?
-  /// What is recorded now, and why (``reconcileScope()``).
-  var target = CaptureTarget.output(.noPlayer)
-  /// The record streams on the player's sink inputs, while ``target`` is the player.
-  var playerStreams: [PlayerRecordStream] = []
-  /// Sink inputs the server would not record alone; tried again once they change.
-  var failedInputs: Set<UInt32> = []
-  /// Sums the player's streams (stereo-sized; a stream may lag 50 ms behind the others).
-  let mixer: StreamMixer
-  var retryTimer: OpaquePointer?
+  private(set) var context: OpaquePointer?
+  private(set) var sinkInputs = SinkInputTable()
+  /// Converts the s16 fragments of every stream (one at a time: all run on this loop).
+  let converter = PulseSampleConverter()
   /// Retries with back-off, one line when the server goes and one when it is back.
-  var outage = OutagePolicy()
-  var stopped = false
+  private var outage = OutagePolicy()
+  private var stopped = false
+
+  // The parts are lazy only because they refer back to the connection. Each is made on its
+  // first use, always before any stream's callbacks run (opening a stream touches the
+  // resolver, the output and the player set), so a read callback never makes one.
+  private(set) lazy var resolver = PulseSourceResolver(connection: self)
+  private(set) lazy var output = PulseOutputStream(connection: self)
+  private(set) lazy var players = PulsePlayerStreamSet(connection: self)
+  private(set) lazy var retryTimer = PulseRetryTimer(api: api) { [unowned self] in
+    self.retryFired()
+  }
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
@@ -65,24 +61,7 @@ final class PulseConnection {
     self.log = log
     self.debug = debug
     self.settings = settings
-    follower = DefaultSinkFollower(followsDefault: settings.sourceName == nil)
-    selection = PlayerStreamSelection(scope: settings.scope)
-    if settings.sourceName != nil || settings.scope == .output { target = .output(.scopeIsOutput) }
-    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
     self.buffer = buffer
-    // Sized for the most channels a reload can ask for, and a whole number of sample frames
-    // at every channel count.
-    scratch = .allocate(capacity: 4096 * CaptureFormat.maxChannels)
-  }
-
-  deinit { scratch.deallocate() }
-
-  /// The `userdata` every callback gets.
-  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-  /// The connection behind a callback's `userdata`.
-  static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseConnection {
-    Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue()
   }
 
   /// Debug check that we run where this object is confined: the mainloop's thread.
@@ -136,7 +115,7 @@ final class PulseConnection {
         | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue)
     release(pa_context_subscribe(context, mask, nil, nil))
     requestSinkInputs(context)
-    resolveTarget()
+    resolver.resolve()
   }
 
   /// The server is gone or refused us: log once per outage, drop everything, retry later.
@@ -147,17 +126,17 @@ final class PulseConnection {
         "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
       )
     }
-    closePlayerStreams()
-    closeStream()
+    players.closeAll()
+    output.close()
     closeContext()
     sinkInputs.removeAll()
-    failedInputs.removeAll()
-    follower.nothingToRecord()
+    players.failedInputs.removeAll()
+    resolver.follower.nothingToRecord()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none
     }
-    armTimer(after: retry.after)
+    retryTimer.arm(after: retry.after)
   }
 
   private func closeContext() {
@@ -175,28 +154,8 @@ final class PulseConnection {
     return pa_context_get_state(context) == PA_CONTEXT_READY
   }
 
-  // MARK: - Retry timer
-
   /// Arms the retry timer with the next back-off delay (a record stream that failed).
-  func scheduleRetry() { armTimer(after: outage.failedWhileConnected()) }
-
-  /// Arms the retry timer for a look at the default sink at `time` (monotonic seconds), which
-  /// moves no back-off on (``DefaultSinkFollower``).
-  func armTimer(at time: Double) { armTimer(after: max(0, time - monotonicSeconds())) }
-
-  /// Arms the one retry timer to fire in `seconds`.
-  func armTimer(after seconds: Double) {
-    guard !stopped else { return }
-    var when = timeval()
-    gettimeofday(&when, nil)
-    pa_timeval_add(&when, UInt64((seconds * 1_000_000).rounded()))
-    if let retryTimer {
-      api.pointee.time_restart(retryTimer, &when)
-    } else {
-      retryTimer = api.pointee.time_new(
-        api, &when, { _, _, _, userdata in PulseConnection.from(userdata).retryFired() }, userdata)
-    }
-  }
+  func scheduleRetry() { retryTimer.arm(after: outage.failedWhileConnected()) }
 
   /// Reconnects when the context is gone, else looks up the source again (after a stream failure).
   private func retryFired() {
@@ -204,23 +163,92 @@ final class PulseConnection {
     if context == nil {
       connect()
     } else if isReady {
-      resolveTarget()
+      resolver.resolve()
     }
   }
 
   /// Tears everything down for good (``PulseSource/stop()``).
   func shutdown() {
     stopped = true
-    if let retryTimer {
-      api.pointee.time_free(retryTimer)
-      self.retryTimer = nil
-    }
-    closePlayerStreams()
-    closeStream()
+    retryTimer.free()
+    players.closeAll()
+    output.close()
     closeContext()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none
+    }
+  }
+
+  /// The engine analyses at `rate` frames a second now: streams already on the steady
+  /// fragment take the new size (``PulseSource/Settings/steadyFrames``).
+  func analysisRateChanged(_ rate: Int) {
+    assertOnLoop()
+    let before = settings.steadyFrames
+    settings.analysisRate = rate
+    // On PipeWire the fragment is the graph's quantum whatever the rate.
+    guard settings.steadyFrames != before, !resolver.onPipeWire else { return }
+    output.steadyFragmentChanged()
+    players.steadyFragmentChanged()
+  }
+
+  // MARK: - Sink inputs and events
+
+  private func requestSinkInputs(_ context: OpaquePointer) {
+    release(
+      pa_context_get_sink_input_info_list(
+        context,
+        { context, info, end, userdata in
+          PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
+        },
+        userdata))
+  }
+
+  private func sinkInputInfo(
+    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_sink_input_info>?, end: Int32
+  ) {
+    assertOnLoop()
+    guard replied == context, end == 0, let input = info?.pointee else { return }
+    func property(_ key: String) -> String? {
+      pa_proplist_gets(input.proplist, key).map { String(cString: $0) }
+    }
+    sinkInputs.update(
+      index: input.index, sink: input.sink, corked: input.corked != 0,
+      application: SinkInputTable.ApplicationProperties(
+        processID: property("application.process.id").flatMap { Int32($0) },
+        binary: property("application.process.binary"), name: property("application.name")))
+    players.failedInputs.remove(input.index)
+    players.reconcile()
+  }
+
+  /// A subscription event: sink inputs update the table; server, sink and
+  /// source additions or removals (and server changes: the default sink) re-resolve.
+  private func serverEvent(
+    _ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32
+  ) {
+    assertOnLoop()
+    guard let context, replied == context else { return }
+    let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+    let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+    switch facility {
+    case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
+      if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
+        sinkInputs.remove(index: index)
+        players.failedInputs.remove(index)
+        players.reconcile()
+      } else {
+        release(
+          pa_context_get_sink_input_info(
+            context, index,
+            { context, info, end, userdata in
+              PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
+            }, userdata))
+      }
+    case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
+      resolver.resolve()
+    case PA_SUBSCRIPTION_EVENT_SINK.rawValue, PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
+      if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue { resolver.resolve() }
+    default: break
     }
   }
 
@@ -233,5 +261,15 @@ final class PulseConnection {
   /// Drops our reference to an operation we do not wait for.
   func release(_ operation: OpaquePointer?) {
     if let operation { pa_operation_unref(operation) }
+  }
+
+  /// Clears a record stream's state and read callbacks, disconnects it if it is connected or
+  /// connecting, and drops our reference: it never calls back again.
+  func free(stream: OpaquePointer) {
+    pa_stream_set_state_callback(stream, nil, nil)
+    pa_stream_set_read_callback(stream, nil, nil)
+    let state = pa_stream_get_state(stream)
+    if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
+    pa_stream_unref(stream)
   }
 }

@@ -114,7 +114,7 @@ package final class PulseSource: EngineDrivenCapture {
   /// (set only for the duration of one
   /// ``PulseSource/wait(_:timeoutMilliseconds:audioWanted:)``), and how many of its
   /// descriptors were ready.
-  private final class PollBridge {
+  private final class PollBridge: PulseCallbackTarget {
     var poll: UnsafeMutablePointer<PollSet>?
     var ownReady = 0
     /// False while the engine has frames queued: libpulse's descriptors wait for the next turn.
@@ -171,7 +171,7 @@ package final class PulseSource: EngineDrivenCapture {
       pa_mainloop_set_poll_func(
         mainloop,
         { descriptors, count, timeout, userdata in
-          let bridge = Unmanaged<PollBridge>.fromOpaque(userdata!).takeUnretainedValue()
+          let bridge = PollBridge.from(userdata)
           let foreign = UnsafeMutableBufferPointer(start: descriptors, count: Int(count))
           guard let poll = bridge.poll else {
             return Glibc.poll(descriptors, nfds_t(count), timeout)
@@ -186,7 +186,7 @@ package final class PulseSource: EngineDrivenCapture {
               ? foreign : UnsafeMutableBufferPointer(rebasing: foreign[0..<0]))
           bridge.ownReady = ready.own
           return Int32(ready.foreign)
-        }, Unmanaged.passUnretained(bridge).toOpaque())
+        }, bridge.userdata)
       let connection = PulseConnection(
         mainloop: mainloop, settings: settings, buffer: buffer, log: log, debug: debug)
       connection.connect()
@@ -229,13 +229,13 @@ package final class PulseSource: EngineDrivenCapture {
         settings.channels = format.channels
         settings.fps = format.fps
       }
-      current.connection.reformat(format)
+      current.connection.output.reformat(format)
     }
   }
 
   /// Records the active player's streams while it plays (``PlayerStreamSelection``).
   package func follow(player: PlayerAudioIdentity?) {
-    runtime.withLock { $0?.connection.follow(player: player) }
+    runtime.withLock { $0?.connection.players.follow(player: player) }
   }
 
   /// The engine analyses at `rate` frames a second now: the steady fragment follows
@@ -248,7 +248,7 @@ package final class PulseSource: EngineDrivenCapture {
   /// `input.scope` changed on a reload.
   package func scopeChanged(_ scope: CaptureScope) {
     currentSettings.withLock { $0.scope = scope }
-    runtime.withLock { $0?.connection.scopeChanged(scope) }
+    runtime.withLock { $0?.connection.players.scopeChanged(scope) }
   }
 
   /// Disconnects and frees everything. Idempotent.

@@ -1,3 +1,5 @@
+internal import CPulse
+
 /// Which fragment a PulseAudio record stream asks for, and whether it is corked.
 ///
 /// On PulseAudio the fragment follows the music: a fresh or uncorked stream takes the onset
@@ -55,5 +57,31 @@ struct RecordFragment: Equatable {
     let onset = adapts && isSteady
     if onset { isSteady = false }
     return .cork(onset: onset)
+  }
+}
+
+extension RecordFragment {
+  /// A new stream's fragment under `settings`: adapting on PulseAudio, one quantum throughout
+  /// on PipeWire.
+  init(settings: PulseSource.Settings, onPipeWire: Bool, corked: Bool) {
+    self.init(
+      adapts: !onPipeWire,
+      steadyAfterFrames: Int(PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)),
+      corked: corked)
+  }
+}
+
+extension PulseSource.Settings {
+  /// A record stream's buffer attributes with the onset or the steady fragment (on PipeWire,
+  /// `graphRate` given, the quantum either way), and eight steady fragments of slack before
+  /// the server drops.
+  func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?) -> pa_buffer_attr {
+    let fragment = fragmentBytes(
+      frames: steady ? steadyFrames : Self.onsetFragmentFrames,
+      bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
+    let slack = fragmentBytes(bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
+    return pa_buffer_attr(
+      maxlength: slack * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+      fragsize: fragment)
   }
 }

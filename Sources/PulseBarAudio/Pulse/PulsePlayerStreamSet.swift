@@ -4,60 +4,82 @@ import PulseBarSystem
 
 /// One record stream on one sink input of the active player: the sink's monitor, limited to
 /// that sink input's audio with `pa_stream_set_monitor_stream` (what `parec --monitor-stream`
-/// does). Its callbacks find it through their `userdata`; the connection owns it.
-final class PlayerRecordStream {
-  unowned let connection: PulseConnection
+/// does). Its callbacks find it through their `userdata`; the stream set owns it.
+final class PlayerRecordStream: PulseCallbackTarget {
+  unowned let streamSet: PulsePlayerStreamSet
   let stream: OpaquePointer
   /// The sink input it records, and the sink that input played into when it was made.
   let sinkInput: UInt32
   let sink: UInt32
-  /// Its lane in the connection's ``StreamMixer``.
+  /// Its lane in the set's ``StreamMixer``.
   var lane: Int
   /// Onset fragment first, steady once music plays (``RecordFragment``).
   var fragment: RecordFragment
   /// It records s16 (the sink's own format), converted on arrival; else float.
   let isInt16: Bool
-  /// It has delivered audio (see ``PulseConnection/recordsPlayer``).
+  /// It has delivered audio (see ``PulsePlayerStreamSet/recordsPlayer``).
   var delivered = false
 
   init(
-    connection: PulseConnection, stream: OpaquePointer, sinkInput: UInt32, sink: UInt32, lane: Int,
-    fragment: RecordFragment, isInt16: Bool
+    streamSet: PulsePlayerStreamSet, stream: OpaquePointer, sinkInput: UInt32, sink: UInt32,
+    lane: Int, fragment: RecordFragment, isInt16: Bool
   ) {
     self.isInt16 = isInt16
-    self.connection = connection
+    self.streamSet = streamSet
     self.stream = stream
     self.sinkInput = sinkInput
     self.sink = sink
     self.lane = lane
     self.fragment = fragment
   }
-
-  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-  static func from(_ userdata: UnsafeMutableRawPointer?) -> PlayerRecordStream {
-    Unmanaged<PlayerRecordStream>.fromOpaque(userdata!).takeUnretainedValue()
-  }
 }
 
-// MARK: - Recording the active player's streams
+/// What the bars record under `input.scope`, and the record streams on the active player's
+/// sink inputs while that is the player: ``PlayerCapturePlan`` decides from the player and the
+/// sink-input table, one ``PlayerRecordStream`` a sink input, summed by a ``StreamMixer``;
+/// sink inputs the server would not record alone wait until they change. The output's
+/// fragments stop once one of the player's streams first delivers (``recordsPlayer``).
+///
+/// A type of its own because the set's streams live and fail apart from the output's stream
+/// and share its connection only; the connection owns it.
+final class PulsePlayerStreamSet {
+  unowned let connection: PulseConnection
+  /// What the bars record: the active player's sink inputs or the whole output.
+  private var selection: PlayerStreamSelection
+  /// The active MPRIS player, as the engine last said.
+  private var player: PlayerAudioIdentity?
+  /// What is recorded now, and why (``reconcile()``).
+  private var target = CaptureTarget.output(.noPlayer)
+  /// The record streams on the player's sink inputs, while ``target`` is the player.
+  private var streams: [PlayerRecordStream] = []
+  /// Sink inputs the server would not record alone; tried again once they change.
+  var failedInputs: Set<UInt32> = []
+  /// Sums the player's streams (stereo-sized; a stream may lag 50 ms behind the others).
+  private let mixer: StreamMixer
 
-extension PulseConnection {
+  init(connection: PulseConnection) {
+    self.connection = connection
+    let settings = connection.settings
+    selection = PlayerStreamSelection(scope: settings.scope)
+    if settings.sourceName != nil || settings.scope == .output { target = .output(.scopeIsOutput) }
+    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
+  }
+
   /// The active MPRIS player changed (or started or stopped playing): record what now belongs
   /// to it.
   func follow(player: PlayerAudioIdentity?) {
-    assertOnLoop()
+    connection.assertOnLoop()
     guard player != self.player else { return }
     self.player = player
-    reconcileScope()
+    reconcile()
   }
 
   /// `input.scope` changed on a reload.
   func scopeChanged(_ scope: CaptureScope) {
-    assertOnLoop()
+    connection.assertOnLoop()
     guard scope != selection.scope else { return }
     selection.scope = scope
-    reconcileScope()
+    reconcile()
   }
 
   /// Decides what to record (``PlayerStreamSelection``) from the player and the sink inputs,
@@ -66,145 +88,160 @@ extension PulseConnection {
   /// changes nothing costs a look at the table.
   ///
   /// A named source (`--input pulse:NAME`) ignores the scope: it records what it names.
-  func reconcileScope() {
+  func reconcile() {
+    let settings = connection.settings
+    let sinkInputs = connection.sinkInputs
+    let follower = connection.resolver.follower
     // A named source records what it names; without a connection the table is empty.
-    let serverStreams = settings.sourceName == nil && isReady ? sinkInputs.playbackStreams() : nil
+    let serverStreams =
+      settings.sourceName == nil && connection.isReady ? sinkInputs.playbackStreams() : nil
     let plan = PlayerCapturePlan(
       selection: settings.sourceName == nil ? selection : PlayerStreamSelection(scope: .output),
       player: player, streams: serverStreams?.filter { !failedInputs.contains($0.id) },
       onOutput: follower.monitoredSink.map { sinkInputs.playbackStreams(onSink: $0) })
     let changed = plan.apply(
-      to: playerStreams, stream: \.sinkInput,
-      stale: { sinkInputs.sink(of: $0.sinkInput) != $0.sink }, close: closePlayerStream,
-      open: openPlayerStream)
+      to: streams, stream: \.sinkInput,
+      stale: { sinkInputs.sink(of: $0.sinkInput) != $0.sink }, close: closeStream,
+      open: openStream)
     if changed {
       // Lanes follow the streams' order; what a lane had queued is dropped with the old set.
-      mixer.reset(lanes: playerStreams.count)
-      for (lane, recorded) in playerStreams.enumerated() { recorded.lane = lane }
+      mixer.reset(lanes: streams.count)
+      for (lane, recorded) in streams.enumerated() { recorded.lane = lane }
     }
     if plan.target != target {
       target = plan.target
       let what = target.streams.isEmpty ? follower.recorded ?? "nothing" : describedSource
-      debug?("PulseAudio: \(target.reason); recording \(what)")
+      connection.debug?("PulseAudio: \(target.reason); recording \(what)")
     }
     let described = describedSource
-    buffer.updateStatus {
+    connection.buffer.updateStatus {
       $0.sourceName = described
       $0.othersPlay = plan.othersPlay
     }
-    updateActivity()
+    connection.output.updateActivity()
   }
 
   /// What json's `source` and `-v` say is recorded: the player's sink inputs, or the monitor
   /// and why.
   var describedSource: String {
-    target.describe(streamKind: "sink input", output: follower.recorded ?? "")
+    target.describe(streamKind: "sink input", output: connection.resolver.follower.recorded ?? "")
   }
 
   /// The player's streams are recorded: one of them has delivered audio, so the output's own
   /// fragments are dropped from then on. Until the first arrives (a stream slow to start, or
   /// one the server never feeds) the output goes on showing, so a switch leaves no silence.
   var recordsPlayer: Bool {
-    if case .player = target { return playerStreams.contains { $0.delivered } }
+    if case .player = target { return streams.contains { $0.delivered } }
     return false
   }
 
   /// Makes a record stream for `sinkInput` on its sink's monitor; false when it cannot (the
   /// sink input is marked failed until it changes, so the output is recorded meanwhile).
-  private func openPlayerStream(_ sinkInput: UInt32) -> Bool {
-    guard let context, let sink = sinkInputs.sink(of: sinkInput) else { return false }
+  private func openStream(_ sinkInput: UInt32) -> Bool {
+    guard let context = connection.context, let sink = connection.sinkInputs.sink(of: sinkInput)
+    else { return false }
+    let settings = connection.settings
     // The sink's own format, as the output's stream takes it (s16 is converted here, not by
     // the server on every fragment).
+    let recordsInt16 = connection.output.isInt16
     var spec = pa_sample_spec(
-      format: streamIsInt16 ? Self.int16NativeEndian : Self.float32NativeEndian,
+      format: PulseSampleConverter.format(int16: recordsInt16),
       rate: UInt32(settings.sampleRate), channels: UInt8(settings.channels))
     guard let stream = pa_stream_new(context, "pulsebar capture (player)", &spec, nil) else {
-      return markFailed(sinkInput, "cannot create a record stream: \(errorText(context))")
+      return markFailed(
+        sinkInput, "cannot create a record stream: \(connection.errorText(context))")
     }
     guard pa_stream_set_monitor_stream(stream, sinkInput) == 0 else {
       pa_stream_unref(stream)
       return markFailed(sinkInput, "cannot record sink input \(sinkInput) alone")
     }
-    let fragment = RecordFragment(
-      adapts: !onPipeWire,
-      steadyAfterFrames: Int(PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)),
-      corked: false)
+    let onPipeWire = connection.resolver.onPipeWire
+    let fragment = RecordFragment(settings: settings, onPipeWire: onPipeWire, corked: false)
     let recorded = PlayerRecordStream(
-      connection: self, stream: stream, sinkInput: sinkInput, sink: sink,
-      lane: playerStreams.count, fragment: fragment, isInt16: streamIsInt16)
+      streamSet: self, stream: stream, sinkInput: sinkInput, sink: sink, lane: streams.count,
+      fragment: fragment, isInt16: recordsInt16)
     pa_stream_set_state_callback(
       stream,
-      { stream, userdata in
+      { _, userdata in
         let recorded = PlayerRecordStream.from(userdata)
-        recorded.connection.playerStreamStateChanged(recorded)
+        recorded.streamSet.stateChanged(recorded)
       }, recorded.userdata)
     pa_stream_set_read_callback(
       stream,
       { _, _, userdata in
         let recorded = PlayerRecordStream.from(userdata)
-        recorded.connection.playerStreamReadable(recorded)
+        recorded.streamSet.readable(recorded)
       }, recorded.userdata)
-    let recordsInt16 = streamIsInt16
-    var attributes = bufferAttributes(
+    var attributes = settings.bufferAttributes(
       steady: fragment.isSteady, bytesPerSample: recordsInt16 ? 2 : 4,
-      graphRate: onPipeWire ? Int(sourceRate) : nil)
+      graphRate: onPipeWire ? Int(connection.resolver.sourceRate) : nil)
     let flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_INHIBIT_AUTO_SUSPEND.rawValue
     // No device: the server records the monitor of the sink the sink input plays into.
     guard
       pa_stream_connect_record(stream, nil, &attributes, pa_stream_flags_t(rawValue: flags)) >= 0
     else {
       pa_stream_unref(stream)
-      return markFailed(sinkInput, "cannot record sink input \(sinkInput): \(errorText(context))")
+      return markFailed(
+        sinkInput, "cannot record sink input \(sinkInput): \(connection.errorText(context))")
     }
-    playerStreams.append(recorded)
-    debug?("PulseAudio: recording sink input \(sinkInput) on sink #\(sink)")
+    streams.append(recorded)
+    connection.debug?("PulseAudio: recording sink input \(sinkInput) on sink #\(sink)")
     return true
   }
 
   /// Notes a sink input that cannot be recorded alone; it is tried again once it changes.
   private func markFailed(_ sinkInput: UInt32, _ reason: String) -> Bool {
-    debug?("PulseAudio: \(reason); recording the output instead")
+    connection.debug?("PulseAudio: \(reason); recording the output instead")
     failedInputs.insert(sinkInput)
     return false
   }
 
   /// Disconnects and frees one of the player's record streams.
-  func closePlayerStream(_ recorded: PlayerRecordStream) {
-    let stream = recorded.stream
-    pa_stream_set_state_callback(stream, nil, nil)
-    pa_stream_set_read_callback(stream, nil, nil)
-    let state = pa_stream_get_state(stream)
-    if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
-    pa_stream_unref(stream)
-    playerStreams.removeAll { $0 === recorded }
+  private func closeStream(_ recorded: PlayerRecordStream) {
+    connection.free(stream: recorded.stream)
+    streams.removeAll { $0 === recorded }
   }
 
   /// Closes every player stream (the connection is lost, or the daemon stops).
-  func closePlayerStreams() {
-    for recorded in playerStreams { closePlayerStream(recorded) }
+  func closeAll() {
+    for recorded in streams { closeStream(recorded) }
     if case .player = target { target = .output(.noPlayer) }
   }
 
   /// A player stream ended: the server kills a monitor stream when its sink input moves to
   /// another sink or goes. Look again: a moved input is recorded on its new sink.
-  private func playerStreamStateChanged(_ recorded: PlayerRecordStream) {
-    assertOnLoop()
+  private func stateChanged(_ recorded: PlayerRecordStream) {
+    connection.assertOnLoop()
     switch pa_stream_get_state(recorded.stream) {
     case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
-      debug?("PulseAudio: the record stream of sink input \(recorded.sinkInput) ended")
-      closePlayerStream(recorded)
-      if sinkInputs.sink(of: recorded.sinkInput) == recorded.sink {
+      connection.debug?("PulseAudio: the record stream of sink input \(recorded.sinkInput) ended")
+      closeStream(recorded)
+      if connection.sinkInputs.sink(of: recorded.sinkInput) == recorded.sink {
         // Still there on the same sink, yet refused: do not try again until it changes.
         failedInputs.insert(recorded.sinkInput)
       }
-      reconcileScope()
+      reconcile()
     default: break
     }
   }
 
+  /// The steady fragment's size changed (``PulseConnection/analysisRateChanged(_:)``): streams
+  /// already on it take the new size.
+  func steadyFragmentChanged() {
+    for recorded in streams where recorded.fragment.isSteady { askSteadyFragment(recorded) }
+  }
+
+  /// Asks the server for the steady fragment on one of the player's streams.
+  private func askSteadyFragment(_ recorded: PlayerRecordStream) {
+    var attributes = connection.settings.bufferAttributes(
+      steady: true, bytesPerSample: recorded.isInt16 ? 2 : 4, graphRate: nil)
+    connection.release(pa_stream_set_buffer_attr(recorded.stream, &attributes, nil, nil))
+  }
+
   /// One lane's samples through the mixer into the buffer.
   private func mix(_ samples: UnsafeBufferPointer<Float>, lane: Int) {
-    let channels = settings.channels
+    let channels = connection.settings.channels
+    let buffer = connection.buffer
     mixer.write(samples, lane: lane) { mixed in
       buffer.write(mixed, channels: channels, wakingTheReader: false)
     }
@@ -212,7 +249,7 @@ extension PulseConnection {
 
   /// The read callback of a player stream: its fragments, through the mixer, into the buffer.
   /// Allocates nothing.
-  private func playerStreamReadable(_ recorded: PlayerRecordStream) {
+  private func readable(_ recorded: PlayerRecordStream) {
     let stream = recorded.stream
     while true {
       var data: UnsafeRawPointer?
@@ -222,12 +259,13 @@ extension PulseConnection {
       if !recorded.delivered {
         // The hand-over: the output's fragments stop here, and the activity is the player's.
         recorded.delivered = true
-        debug?("PulseAudio: sink input \(recorded.sinkInput) delivers; the output's audio stops")
-        updateActivity()
+        connection.debug?(
+          "PulseAudio: sink input \(recorded.sinkInput) delivers; the output's audio stops")
+        connection.output.updateActivity()
       }
       if let data, recordsPlayer {
         if recorded.isInt16 {
-          convert(
+          connection.converter.convert(
             UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: length / 2)
           ) { mix($0, lane: recorded.lane) }
         } else {
@@ -238,12 +276,10 @@ extension PulseConnection {
       }
       pa_stream_drop(stream)
       if recorded.fragment.recorded(
-        frames: length / (bytesPerSample * settings.channels),
+        frames: length / (bytesPerSample * connection.settings.channels),
         streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
       {
-        var attributes = bufferAttributes(
-          steady: true, bytesPerSample: bytesPerSample, graphRate: nil)
-        release(pa_stream_set_buffer_attr(stream, &attributes, nil, nil))
+        askSteadyFragment(recorded)
       }
     }
   }
