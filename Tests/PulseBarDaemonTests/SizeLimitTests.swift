@@ -19,8 +19,7 @@ import Testing
     // The libpulse and libpipewire connections, each summed over its extensions (context,
     // streams, introspection or graph, the player's streams): to become a connection and a
     // stream-set type each, sharing PlayerCapturePlan.
-    "type PipeWireConnection",
-    "type PulseConnection",
+    "type PulseConnection"
   ]
 
   /// Every `.swift` file under `directory`, as paths.
