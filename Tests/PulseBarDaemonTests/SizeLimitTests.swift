@@ -15,12 +15,8 @@ import Testing
 
   /// Offenders not split yet, as the test reports them ("function Type.name", "type Name").
   /// An entry leaves the list once its declaration fits (the test fails until it does).
-  static let allowed: Set<String> = [
-    // The libpipewire connection, summed over its extensions (context, streams, graph, the
-    // player's streams): to become a connection and a stream-set type, as the libpulse one
-    // did, sharing PlayerCapturePlan.
-    "type PipeWireConnection"
-  ]
+  /// Empty: everything fits. A split too large for one change may wait here, named.
+  static let allowed: Set<String> = []
 
   /// Every `.swift` file under `directory`, as paths.
   static func swiftFiles(under directory: String) -> [String] {

@@ -3,86 +3,93 @@ import Glibc
 import PulseBarCore
 import PulseBarSystem
 
-/// The libpipewire side of ``PipeWireSource``: one core connection, the registry and what it
-/// tells (``PipeWireGraph``), the bound stream nodes and default metadata, the capture stream
-/// on the default sink's monitor, the capture streams on the active player's stream nodes
-/// (`input.scope = player`), and the retry timer.
-///
-/// Confinement: this object is touched only with the thread loop's lock held, that is from
-/// libpipewire callbacks (which run on the loop thread with the lock held) or from
-/// ``PipeWireSource`` between `pw_thread_loop_lock` and `_unlock`. Callbacks find it through
-/// their `data`, an unretained pointer; ``PipeWireSource`` keeps it alive until the loop is
-/// destroyed.
-final class PipeWireConnection {
-  /// A bound proxy (a stream node for its state, the default metadata) and its listener.
-  struct Bound {
-    let proxy: OpaquePointer
-    let hook: UnsafeMutablePointer<spa_hook>
-  }
+/// An object libpipewire's callbacks find through their `data`: an unretained pointer to it.
+/// It must outlive the listeners it registers, and remove their hooks before it is freed.
+protocol PipeWireCallbackTarget: AnyObject {}
 
+extension PipeWireCallbackTarget {
+  /// The `data` its callbacks get.
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The object behind a callback's `data`.
+  static func from(_ data: UnsafeMutableRawPointer?) -> Self {
+    Unmanaged<Self>.fromOpaque(data!).takeUnretainedValue()
+  }
+}
+
+/// A part of a ``PipeWireConnection``: it reaches what the parts share (the core, the
+/// settings, the buffer, the logs, the other parts) through an unowned back reference, as the
+/// connection owns its parts and outlives them.
+protocol PipeWireConnectionPart: PipeWireCallbackTarget {
+  var connection: PipeWireConnection { get }
+}
+
+extension PipeWireConnectionPart {
+  var core: OpaquePointer? { connection.core }
+  var settings: PipeWireSource.Settings { connection.settings }
+  var buffer: CaptureBuffer { connection.buffer }
+  var log: PulseSource.Log { connection.log }
+  var debug: PulseSource.Log? { connection.debug }
+}
+
+extension UnsafeMutablePointer {
+  /// One `Pointee` on the heap, set to `value`: a listener's hook or event table, which
+  /// libpipewire keeps a pointer to; its owner deallocates it once the listener is removed.
+  static func allocate(initializedTo value: Pointee) -> Self {
+    let pointer = allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
+  }
+}
+
+/// The libpipewire side of ``PipeWireSource``: one core connection and its lifecycle (connect,
+/// the initial round trip, a hang-up or refusal retried with back-off, a reload's new format,
+/// shutdown), and the parts that live on the core:
+/// - ``PipeWireGraphWatch``: the registry, the bound stream nodes and the `default` metadata,
+///   which feed ``PipeWireGraph``; it publishes the followed sink when the graph changes;
+/// - ``PipeWireMonitorStream``: the capture stream on the default sink's monitor;
+/// - ``PipeWirePlayerScope``: what is recorded (`input.scope`) and the capture streams on the
+///   active player's stream nodes.
+///
+/// Each part keeps its own state, listeners and C event tables, and is the `data` of its own
+/// callbacks, so that none of them has to know the others' internals; the connection tears
+/// them down in order (the player's streams, the monitor stream, the graph, the core).
+///
+/// Confinement: these objects are touched only with the thread loop's lock held, that is from
+/// libpipewire callbacks (which run on the loop thread with the lock held) or from
+/// ``PipeWireSource`` between `pw_thread_loop_lock` and `_unlock`. Callbacks find them through
+/// their `data`, an unretained pointer; ``PipeWireSource`` keeps the connection, and so its
+/// parts, alive until the loop is destroyed.
+final class PipeWireConnection: PipeWireCallbackTarget {
   let threadLoop: OpaquePointer
   let loop: UnsafeMutablePointer<pw_loop>
   let context: OpaquePointer
-  /// Channels change on a reload (``reformat(_:)``); the rest is fixed.
+  /// Channels change on a reload (``reformat(_:)``), the scope too
+  /// (``PipeWirePlayerScope/scopeChanged(_:)``); the rest is fixed.
   var settings: PipeWireSource.Settings
   let buffer: CaptureBuffer
   let log: PulseSource.Log
   let debug: PulseSource.Log?
 
   var core: OpaquePointer?
-  var registry: OpaquePointer?
-  var graph = PipeWireGraph()
-  /// Stream nodes bound for their state, by global id.
-  var boundNodes: [UInt32: Bound] = [:]
-  /// The `default` metadata, bound for `default.audio.sink`, and its global id.
-  var metadata: Bound?
-  var metadataId: UInt32?
   /// The initial registry round trip is done: the graph is complete.
-  var synced = false
-  /// The capture stream while connected.
-  var stream: OpaquePointer?
-  /// The channel count the current stream was connected with.
-  var streamChannels = 1
-  /// The stream's activity as last set (`pw_stream_set_active`).
-  var streamActive = false
-  /// The sink whose monitor is published as the source (its `node.name`).
-  var followedSinkName: String?
-  /// What the bars record: the active player's stream nodes or the whole output.
-  var selection: PlayerStreamSelection
-  /// The active MPRIS player, as the engine last said.
-  var player: PlayerAudioIdentity?
-  /// What is recorded now, and why (``reconcileScope()``).
-  var target: CaptureTarget
-  /// The capture streams on the player's stream nodes, while ``target`` is the player.
-  var playerStreams: [PlayerCaptureStream] = []
-  /// One of the player's capture streams has delivered: the monitor stream's data is dropped
-  /// and it is made inactive.
-  var playerDelivers = false
-  /// Stream nodes whose capture stream failed; tried again once the node changes.
-  var failedNodes: Set<UInt32> = []
-  /// Sums the player's streams (a stream may lag 50 ms behind the others).
-  let mixer: StreamMixer
-  /// Reconciles the scope soon, outside a stream's own callback.
-  var scopeTimer: UnsafeMutablePointer<spa_source>?
+  private(set) var synced = false
+
+  /// The parts. `lazy` only so that they can be handed `self`; the initializer makes them.
+  private(set) lazy var watch = PipeWireGraphWatch(connection: self)
+  private(set) lazy var monitor = PipeWireMonitorStream(connection: self)
+  private(set) lazy var scope = PipeWirePlayerScope(connection: self)
 
   // Listener storage: libpipewire keeps pointers to these, so they live as long as we do.
-  let coreHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
-  let registryHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
-  let streamHook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
-  let coreEvents = UnsafeMutablePointer<pw_core_events>.allocate(capacity: 1)
-  let registryEvents = UnsafeMutablePointer<pw_registry_events>.allocate(capacity: 1)
-  let nodeEvents = UnsafeMutablePointer<pw_node_events>.allocate(capacity: 1)
-  let metadataEvents = UnsafeMutablePointer<pw_metadata_events>.allocate(capacity: 1)
-  let streamEvents = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
-  /// The player streams' events; each stream's `data` is its ``PlayerCaptureStream``.
-  let playerStreamEvents = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
+  private let coreHook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
+  private let coreEvents = UnsafeMutablePointer.allocate(initializedTo: pw_core_events())
 
-  var retryTimer: UnsafeMutablePointer<spa_source>?
+  private var retryTimer: UnsafeMutablePointer<spa_source>?
   /// Retries with back-off, one line when the server goes and one when it is back.
-  var outage = OutagePolicy()
+  private var outage = OutagePolicy()
   /// The server hung up (core error on the connection): the timer tears down, then retries.
-  var hungUp = false
-  var stopped = false
+  private var hungUp = false
+  private var stopped = false
 
   init(
     threadLoop: OpaquePointer, context: OpaquePointer, settings: PipeWireSource.Settings,
@@ -95,17 +102,6 @@ final class PipeWireConnection {
     self.buffer = buffer
     self.log = log
     self.debug = debug
-    selection = PlayerStreamSelection(scope: settings.scope)
-    target = settings.scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
-    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
-    for hook in [coreHook, registryHook, streamHook] { hook.initialize(to: spa_hook()) }
-    initializeGraphEvents()
-    initializeStreamEvents()
-  }
-
-  /// The core's, the registry's, the nodes' and the metadata's callbacks.
-  private func initializeGraphEvents() {
-    coreEvents.initialize(to: pw_core_events())
     coreEvents.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
     coreEvents.pointee.done = { data, id, seq in
       PipeWireConnection.from(data).coreDone(id: id, seq: seq)
@@ -114,71 +110,13 @@ final class PipeWireConnection {
       PipeWireConnection.from(data).coreError(
         id: id, res: res, message: message.map { String(cString: $0) } ?? "")
     }
-    registryEvents.initialize(to: pw_registry_events())
-    registryEvents.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
-    registryEvents.pointee.global = { data, id, _, type, _, props in
-      guard let type else { return }
-      PipeWireConnection.from(data).global(id: id, type: String(cString: type), props: props)
-    }
-    registryEvents.pointee.global_remove = { data, id in
-      PipeWireConnection.from(data).globalRemoved(id: id)
-    }
-    nodeEvents.initialize(to: pw_node_events())
-    nodeEvents.pointee.version = UInt32(PW_VERSION_NODE_EVENTS)
-    nodeEvents.pointee.info = { data, info in
-      guard let info else { return }
-      let propertiesChanged = info.pointee.change_mask & UInt64(PW_NODE_CHANGE_MASK_PROPS) != 0
-      PipeWireConnection.from(data).nodeInfo(
-        id: info.pointee.id, running: info.pointee.state == PW_NODE_STATE_RUNNING,
-        props: propertiesChanged ? info.pointee.props : nil)
-    }
-    metadataEvents.initialize(to: pw_metadata_events())
-    metadataEvents.pointee.version = UInt32(PW_VERSION_METADATA_EVENTS)
-    metadataEvents.pointee.property = { data, subject, key, _, value in
-      PipeWireConnection.from(data).metadataProperty(
-        subject: subject, key: key.map { String(cString: $0) }, value: value)
-      return 0
-    }
-  }
-
-  /// The capture streams' callbacks: the output's, and each of the player's.
-  private func initializeStreamEvents() {
-    streamEvents.initialize(to: pw_stream_events())
-    streamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
-    streamEvents.pointee.state_changed = { data, _, state, error in
-      PipeWireConnection.from(data).streamStateChanged(
-        state, error: error.map { String(cString: $0) })
-    }
-    streamEvents.pointee.process = { data in PipeWireConnection.from(data).process() }
-    playerStreamEvents.initialize(to: pw_stream_events())
-    playerStreamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
-    playerStreamEvents.pointee.state_changed = { data, _, state, error in
-      let recording = PlayerCaptureStream.from(data)
-      recording.connection.playerStreamStateChanged(
-        recording, state, error: error.map { String(cString: $0) })
-    }
-    playerStreamEvents.pointee.process = { data in
-      let recording = PlayerCaptureStream.from(data)
-      recording.connection.playerProcess(recording)
-    }
+    // The parts and their event tables are made here, not on first use.
+    _ = (watch, monitor, scope)
   }
 
   deinit {
-    for hook in [coreHook, registryHook, streamHook] { hook.deallocate() }
+    coreHook.deallocate()
     coreEvents.deallocate()
-    registryEvents.deallocate()
-    nodeEvents.deallocate()
-    metadataEvents.deallocate()
-    streamEvents.deallocate()
-    playerStreamEvents.deallocate()
-  }
-
-  /// The `data` every callback gets.
-  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-  /// The connection behind a callback's `data`.
-  static func from(_ data: UnsafeMutableRawPointer?) -> PipeWireConnection {
-    Unmanaged<PipeWireConnection>.fromOpaque(data!).takeUnretainedValue()
   }
 
   /// Runs `body` from outside the loop thread with the loop lock held.
@@ -205,14 +143,12 @@ final class PipeWireConnection {
     }
     self.core = core
     pb_pw_core_add_listener(core, coreHook, coreEvents, userdata)
-    guard let registry = pw_core_get_registry(core, UInt32(PW_VERSION_REGISTRY), 0) else {
+    guard watch.watchRegistry(of: core) else {
       lost(reason: "cannot get the registry")
       return
     }
-    self.registry = registry
-    pb_pw_registry_add_listener(registry, registryHook, registryEvents, userdata)
     pb_pw_core_sync(core, 0)
-    openStream()
+    monitor.openStream()
   }
 
   private func coreDone(id: UInt32, seq: Int32) {
@@ -221,7 +157,7 @@ final class PipeWireConnection {
     if outage.connected() { log("PipeWire: connected again") }
     debug?("PipeWire: connected to the core")
     buffer.updateStatus { $0.connected = true }
-    graphChanged()
+    watch.graphChanged()
   }
 
   /// An error on the connection itself (the server went away: `-EPIPE`) ends it; an error on
@@ -255,32 +191,35 @@ final class PipeWireConnection {
     armTimer(after: retry.after)
   }
 
-  /// Destroys the stream, the proxies, the registry and the core; forgets the graph.
+  /// Destroys the streams, the proxies, the registry and the core; forgets the graph.
   private func disconnect() {
-    closePlayerStreams()
-    closeStream()
-    for id in Array(boundNodes.keys) { unbindNode(id) }
-    if let metadata {
-      Self.release(metadata)
-      self.metadata = nil
-      metadataId = nil
-    }
-    if let registry {
-      spa_hook_remove(registryHook)
-      registryHook.pointee = spa_hook()
-      pw_proxy_destroy(registry)
-      self.registry = nil
-    }
+    scope.closePlayerStreams()
+    monitor.closeStream()
+    watch.unwatch()
     if let core {
       spa_hook_remove(coreHook)
       coreHook.pointee = spa_hook()
       pw_core_disconnect(core)
       self.core = nil
     }
-    graph.removeAll()
-    failedNodes.removeAll()
+    scope.failedNodes.removeAll()
     synced = false
-    followedSinkName = nil
+  }
+
+  /// Makes the monitor stream again at `format`'s channel count (a reload), and the player's
+  /// streams: a stream's format is fixed when it is connected. The connection and the graph
+  /// stay; the generation is bumped so the engine drops its history.
+  func reformat(_ format: CaptureFormat) {
+    guard settings.channels != format.channels else { return }
+    settings.channels = format.channels
+    guard monitor.stream != nil else { return }
+    scope.closePlayerStreams()
+    monitor.closeStream()
+    buffer.discardAll()
+    buffer.updateStatus { $0.generation &+= 1 }
+    monitor.openStream()
+    // The player's streams again, at the new channel count.
+    scope.reconcileScope()
   }
 
   // MARK: - Retry timer
@@ -304,8 +243,8 @@ final class PipeWireConnection {
       lost(reason: "the server hung up")
     } else if core == nil {
       connect()
-    } else if stream == nil {
-      openStream()
+    } else if monitor.stream == nil {
+      monitor.openStream()
     }
   }
 
@@ -319,10 +258,7 @@ final class PipeWireConnection {
       pb_pw_loop_destroy_source(loop, retryTimer)
       self.retryTimer = nil
     }
-    if let scopeTimer {
-      pb_pw_loop_destroy_source(loop, scopeTimer)
-      self.scopeTimer = nil
-    }
+    scope.destroyScopeTimer()
     disconnect()
     buffer.updateStatus {
       $0.connected = false

@@ -108,7 +108,7 @@ package final class PipeWireSource: CaptureSource {
   package func follow(player: PlayerAudioIdentity?) {
     runtime.withLock { runtime in
       guard let connection = runtime?.connection else { return }
-      connection.withLoopLock { connection.follow(player: player) }
+      connection.withLoopLock { connection.scope.follow(player: player) }
     }
   }
 
@@ -116,7 +116,7 @@ package final class PipeWireSource: CaptureSource {
   package func scopeChanged(_ scope: CaptureScope) {
     runtime.withLock { runtime in
       guard let connection = runtime?.connection else { return }
-      connection.withLoopLock { connection.scopeChanged(scope) }
+      connection.withLoopLock { connection.scope.scopeChanged(scope) }
     }
   }
 

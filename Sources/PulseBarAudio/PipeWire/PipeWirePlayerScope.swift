@@ -4,46 +4,89 @@ import PulseBarCore
 /// One capture stream on one stream node of the active player: its `target.object` is the
 /// node's `object.serial`, so WirePlumber links the node's output to it alone (what
 /// `pw-record --target <serial>` does). Its callbacks find it through their `data`; the
-/// connection owns it.
-final class PlayerCaptureStream {
-  unowned let connection: PipeWireConnection
+/// ``PipeWirePlayerScope`` owns it.
+final class PlayerCaptureStream: PipeWireCallbackTarget {
+  unowned let scope: PipeWirePlayerScope
   let stream: OpaquePointer
-  let hook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
+  let hook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
   /// The stream node it records, and that node's serial when the stream was made.
   let node: UInt32
   let serial: UInt32
   /// The channel count it was connected with.
   let channels: Int
-  /// Its lane in the connection's ``StreamMixer``.
+  /// Its lane in the scope's ``StreamMixer``.
   var lane: Int
   /// Its first quantum has arrived.
   var delivered = false
 
   init(
-    connection: PipeWireConnection, stream: OpaquePointer, node: UInt32, serial: UInt32,
+    scope: PipeWirePlayerScope, stream: OpaquePointer, node: UInt32, serial: UInt32,
     channels: Int, lane: Int
   ) {
-    self.connection = connection
+    self.scope = scope
     self.stream = stream
     self.node = node
     self.serial = serial
     self.channels = channels
     self.lane = lane
-    hook.initialize(to: spa_hook())
   }
 
   deinit { hook.deallocate() }
-
-  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-  static func from(_ data: UnsafeMutableRawPointer?) -> PlayerCaptureStream {
-    Unmanaged<PlayerCaptureStream>.fromOpaque(data!).takeUnretainedValue()
-  }
 }
 
-// MARK: - Recording the active player's stream nodes
+/// What the bars record under `input.scope`, and the capture streams on the active player's
+/// stream nodes, a part of ``PipeWireConnection``: on every change of the graph, the player or
+/// the scope, ``reconcileScope()`` decides (``PlayerCapturePlan``), opens and closes the
+/// player's streams to match, and sets the monitor stream active or not. The player's streams
+/// are summed (``StreamMixer``) into the buffer, and take over from the monitor stream once one
+/// delivers. Their callbacks find their ``PlayerCaptureStream`` through their `data`, the scope
+/// timer's finds this object.
+final class PipeWirePlayerScope: PipeWireConnectionPart {
+  unowned let connection: PipeWireConnection
+  /// What the bars record: the active player's stream nodes or the whole output.
+  private var selection: PlayerStreamSelection
+  /// The active MPRIS player, as the engine last said.
+  private var player: PlayerAudioIdentity?
+  /// What is recorded now, and why (``reconcileScope()``).
+  private var target: CaptureTarget
+  /// The capture streams on the player's stream nodes, while ``target`` is the player.
+  private var playerStreams: [PlayerCaptureStream] = []
+  /// One of the player's capture streams has delivered: the monitor stream's data is dropped
+  /// and it is made inactive.
+  private(set) var playerDelivers = false
+  /// Stream nodes whose capture stream failed; tried again once the node changes (the graph
+  /// watch forgets a node that changes or goes, the connection all of them when it is lost).
+  var failedNodes: Set<UInt32> = []
+  /// Sums the player's streams (a stream may lag 50 ms behind the others).
+  private let mixer: StreamMixer
+  /// Reconciles the scope soon, outside a stream's own callback.
+  private var scopeTimer: UnsafeMutablePointer<spa_source>?
+  /// The player streams' events; each stream's `data` is its ``PlayerCaptureStream``.
+  private let playerStreamEvents = UnsafeMutablePointer.allocate(initializedTo: pw_stream_events())
 
-extension PipeWireConnection {
+  init(connection: PipeWireConnection) {
+    self.connection = connection
+    let settings = connection.settings
+    selection = PlayerStreamSelection(scope: settings.scope)
+    target = settings.scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
+    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
+    playerStreamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
+    playerStreamEvents.pointee.state_changed = { data, _, state, error in
+      let recording = PlayerCaptureStream.from(data)
+      recording.scope.playerStreamStateChanged(
+        recording, state, error: error.map { String(cString: $0) })
+    }
+    playerStreamEvents.pointee.process = { data in
+      let recording = PlayerCaptureStream.from(data)
+      recording.scope.playerProcess(recording)
+    }
+  }
+
+  deinit { playerStreamEvents.deallocate() }
+
+  /// The graph, as the watch last heard it.
+  private var graph: PipeWireGraph { connection.watch.graph }
+
   /// The active MPRIS player changed (or started or stopped playing): record what now belongs
   /// to it.
   func follow(player: PlayerAudioIdentity?) {
@@ -54,7 +97,7 @@ extension PipeWireConnection {
 
   /// `input.scope` changed on a reload.
   func scopeChanged(_ scope: CaptureScope) {
-    settings.scope = scope
+    connection.settings.scope = scope
     guard scope != selection.scope else { return }
     selection.scope = scope
     reconcileScope()
@@ -65,7 +108,7 @@ extension PipeWireConnection {
   /// says what is recorded and whether it runs. Runs on every change of the graph, the player
   /// or the scope; a change that changes nothing costs a look at the graph.
   func reconcileScope() {
-    guard synced else { return }
+    guard connection.synced else { return }
     let sink = graph.followedSink
     let plan = PlayerCapturePlan(
       selection: selection, player: player,
@@ -85,7 +128,7 @@ extension PipeWireConnection {
     playerDelivers = playerStreams.contains { $0.delivered }
     if plan.target != target {
       target = plan.target
-      let monitor = followedSinkName.map { $0 + ".monitor" } ?? "nothing"
+      let monitor = connection.watch.followedSinkName.map { $0 + ".monitor" } ?? "nothing"
       debug?("PipeWire: \(target.reason); recording \(recordsPlayer ? describedSource : monitor)")
     }
     let described = describedSource
@@ -95,7 +138,7 @@ extension PipeWireConnection {
       $0.othersPlay = plan.othersPlay
       $0.activity = activity
     }
-    setActive(
+    connection.monitor.setActive(
       monitorWanted,
       because: playerDelivers
         ? "the player's streams are recorded" : monitorWanted ? "a stream plays" : "no stream plays"
@@ -105,12 +148,13 @@ extension PipeWireConnection {
   /// What json's `source` says is recorded: the player's stream nodes, or the followed sink's
   /// monitor (and why, when a player is there), nothing before a sink is followed.
   var describedSource: String {
+    let followedSinkName = connection.watch.followedSinkName
     if case .output = target, followedSinkName == nil { return "" }
     return target.describe(streamKind: "node", output: (followedSinkName ?? "") + ".monitor")
   }
 
   /// The player's streams are recorded: they are what plays.
-  var recordsPlayer: Bool {
+  private var recordsPlayer: Bool {
     if case .player = target { return !playerStreams.isEmpty }
     return false
   }
@@ -130,9 +174,9 @@ extension PipeWireConnection {
     if scopeTimer == nil {
       // Made here, so the process callback that arms it allocates nothing.
       scopeTimer = pb_pw_loop_add_timer(
-        loop, { data, _ in PipeWireConnection.from(data).reconcileScope() }, userdata)
+        connection.loop, { data, _ in PipeWirePlayerScope.from(data).reconcileScope() }, userdata)
     }
-    let properties = Self.streamProperties([
+    let properties = PipeWireCapture.streamProperties([
       ("target.object", String(serial)), ("node.dont-reconnect", "true"),
       ("node.name", "pulsebar-player"), ("node.description", "pulsebar capture (player)"),
     ])
@@ -140,11 +184,12 @@ extension PipeWireConnection {
       return markFailed(node, "cannot create a capture stream")
     }
     let recording = PlayerCaptureStream(
-      connection: self, stream: stream, node: node, serial: serial, channels: settings.channels,
+      scope: self, stream: stream, node: node, serial: serial, channels: settings.channels,
       lane: playerStreams.count)
     pw_stream_add_listener(stream, recording.hook, playerStreamEvents, recording.userdata)
     // Active at once: only a node that runs is recorded.
-    let result = connectCapture(stream, channels: recording.channels, active: true)
+    let result = PipeWireCapture.connectCapture(
+      stream, sampleRate: settings.sampleRate, channels: recording.channels, active: true)
     guard result >= 0 else {
       spa_hook_remove(recording.hook)
       pw_stream_destroy(stream)
@@ -181,7 +226,7 @@ extension PipeWireConnection {
   /// A player stream ended: WirePlumber destroys it when its node goes (`node.dont-reconnect`:
   /// it is never moved to another node), or it failed. It is closed from the scope timer, not
   /// inside its own callback; a node still there is not tried again until it changes.
-  func playerStreamStateChanged(
+  private func playerStreamStateChanged(
     _ recording: PlayerCaptureStream, _ state: pw_stream_state, error: String?
   ) {
     switch state {
@@ -200,8 +245,8 @@ extension PipeWireConnection {
   /// The process callback of a player stream: its samples, through the mixer, into the
   /// buffer. The first samples hand over from the monitor stream, whose data is dropped from
   /// then on; the scope timer then makes it inactive. Allocates nothing.
-  func playerProcess(_ recording: PlayerCaptureStream) {
-    Self.withDequeuedSamples(recording.stream) { samples in
+  private func playerProcess(_ recording: PlayerCaptureStream) {
+    PipeWireCapture.withDequeuedSamples(recording.stream) { samples in
       guard !samples.isEmpty else { return }
       if !recording.delivered {
         recording.delivered = true
@@ -220,6 +265,13 @@ extension PipeWireConnection {
   /// Runs ``reconcileScope()`` from the loop soon, outside the callback that asks.
   private func scheduleReconcile() {
     guard let scopeTimer else { return }
-    pb_pw_loop_arm_timer(loop, scopeTimer, 1)
+    pb_pw_loop_arm_timer(connection.loop, scopeTimer, 1)
+  }
+
+  /// Destroys the scope timer for good (the connection's shutdown).
+  func destroyScopeTimer() {
+    guard let scopeTimer else { return }
+    pb_pw_loop_destroy_source(connection.loop, scopeTimer)
+    self.scopeTimer = nil
   }
 }
