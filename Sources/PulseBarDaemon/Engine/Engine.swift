@@ -48,8 +48,6 @@ package final class Engine {
   private var versions: [UInt64] = []
   private var statusLine = StatusLine()
   private var stopping = false
-  /// The samples the buffer last heard make a frame (``CaptureBuffer/wakeReader(atSamples:)``).
-  private var wakeThreshold = 0
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
@@ -113,12 +111,6 @@ package final class Engine {
   /// the loop ends (a stop signal, the input's end, the end of the stream).
   private func turn(_ poll: inout PollSet, _ slots: Slots) -> Bool {
     let timeout = sleepTimeout()
-    // Woken by audio only once a whole frame's worth has come (the frame rate and the channels
-    // change with the consumers and on a reload).
-    if hopSamples != wakeThreshold {
-      wakeThreshold = hopSamples
-      buffer.wakeReader(atSamples: wakeThreshold)
-    }
     health.endWork()
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
@@ -273,6 +265,8 @@ package final class Engine {
     let wanted = pipeline.wantedFrameRate
     if let rate = core.frameRate(wanted: wanted, current: pipeline.frameRate, force: force) {
       pipeline.setFrameRate(rate)
+      // Audio wakes the loop once a frame's worth has come (a reload forces this, channels too).
+      buffer.wakeReader(atSamples: hopSamples)
       onFrameRate?(pipeline.frameRate)
     }
   }
