@@ -23,10 +23,17 @@ enum PipeWireCapture {
   /// Connects a capture stream that WirePlumber links (autoconnect): F32 interleaved at
   /// `sampleRate` and `channels`, inactive unless `active`. No `node.latency`: the stream
   /// takes whatever period the graph runs at and never lowers it.
+  ///
+  /// `PW_STREAM_FLAG_RT_PROCESS`: the process callback runs on libpipewire's data thread,
+  /// which wakes each quantum anyway, instead of being passed on to the thread loop, which would
+  /// wake for it too. The callbacks must then touch only what is safe from that thread (see
+  /// ``PipeWireMonitorStream`` and ``PipeWirePlayerScope``).
   static func connectCapture(
     _ stream: OpaquePointer, sampleRate: Int, channels: Int, active: Bool
   ) -> Int32 {
-    var flags = PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue
+    var flags =
+      PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue
+      | PW_STREAM_FLAG_RT_PROCESS.rawValue
     if !active { flags |= PW_STREAM_FLAG_INACTIVE.rawValue }
     var storage = [UInt8](repeating: 0, count: 1024)
     return storage.withUnsafeMutableBufferPointer { storage -> Int32 in
@@ -37,6 +44,17 @@ enum PipeWireCapture {
       return pw_stream_connect(
         stream, SPA_DIRECTION_INPUT, anyId, pw_stream_flags(rawValue: flags), &params, 1)
     }
+  }
+
+  /// Disconnects and destroys `stream`, removing `hook` (its listener) in between:
+  /// `pw_stream_disconnect` waits until the data thread no longer processes the stream, so the
+  /// listener list is never changed under a process callback that walks it. The listener
+  /// hears the disconnect's `UNCONNECTED` state first.
+  static func destroy(_ stream: OpaquePointer, listener hook: UnsafeMutablePointer<spa_hook>) {
+    pw_stream_disconnect(stream)
+    spa_hook_remove(hook)
+    hook.pointee = spa_hook()
+    pw_stream_destroy(stream)
   }
 
   /// Dequeues `stream`'s next buffer, hands its samples (F32 interleaved) to `body` and queues

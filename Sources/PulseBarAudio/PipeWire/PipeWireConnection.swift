@@ -258,8 +258,9 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       pb_pw_loop_destroy_source(loop, retryTimer)
       self.retryTimer = nil
     }
-    scope.destroyScopeTimer()
+    // The streams first: a player stream's callback may arm the scope timer until it is gone.
     disconnect()
+    scope.destroyScopeTimer()
     buffer.updateStatus {
       $0.connected = false
       $0.activity = .none

@@ -4,7 +4,9 @@ import PulseBarCore
 /// The capture stream on the default sink's monitor, a part of ``PipeWireConnection``: made
 /// once the core is there, made again after a failure (from the retry timer) or at a reload's
 /// channel count, active only while ``PipeWirePlayerScope/monitorWanted``. Its callbacks find
-/// it through their `data`.
+/// it through their `data`. The process callback runs on libpipewire's data thread: it reads
+/// ``stream`` and the channel count, which change only while no stream is connected
+/// (`pw_stream_destroy` waits for the data thread), and the scope's atomic hand-over flag.
 final class PipeWireMonitorStream: PipeWireConnectionPart {
   unowned let connection: PipeWireConnection
   /// The capture stream while connected.
@@ -64,12 +66,11 @@ final class PipeWireMonitorStream: PipeWireConnectionPart {
     }
   }
 
-  /// Destroys the capture stream, if any, without calling back into us.
+  /// Destroys the capture stream, if any.
   func closeStream() {
     guard let stream else { return }
-    spa_hook_remove(streamHook)
-    streamHook.pointee = spa_hook()
-    pw_stream_destroy(stream)
+    // Its state callback hears `UNCONNECTED` on the way, which changes nothing.
+    PipeWireCapture.destroy(stream, listener: streamHook)
     self.stream = nil
     streamActive = false
   }
@@ -97,7 +98,7 @@ final class PipeWireMonitorStream: PipeWireConnectionPart {
     pw_stream_set_active(stream, active)
   }
 
-  /// The process callback, once per quantum while active: copies the buffer's samples into the
+  /// The process callback, on the data thread once per quantum while active: copies the buffer's samples into the
   /// capture buffer, unless the player's own streams deliver (their last quanta before the
   /// stream goes inactive are dropped, so two signals never interleave). Allocates nothing.
   private func process() {

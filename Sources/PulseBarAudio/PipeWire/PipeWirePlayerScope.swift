@@ -1,10 +1,14 @@
 internal import CPipeWire
 import PulseBarCore
+import PulseBarSystem
+import Synchronization
 
 /// One capture stream on one stream node of the active player: its `target.object` is the
 /// node's `object.serial`, so WirePlumber links the node's output to it alone (what
 /// `pw-record --target <serial>` does). Its callbacks find it through their `data`; the
-/// ``PipeWirePlayerScope`` owns it.
+/// ``PipeWirePlayerScope`` owns it. Its process callback runs on libpipewire's data thread
+/// (``PipeWireCapture/connectCapture(_:sampleRate:channels:active:)``): what that callback
+/// reads is fixed at creation, or atomic, or under the scope's mixer lock (``lane``).
 final class PlayerCaptureStream: PipeWireCallbackTarget {
   unowned let scope: PipeWirePlayerScope
   let stream: OpaquePointer
@@ -14,10 +18,12 @@ final class PlayerCaptureStream: PipeWireCallbackTarget {
   let serial: UInt32
   /// The channel count it was connected with.
   let channels: Int
-  /// Its lane in the scope's ``StreamMixer``.
+  /// Its lane in the scope's ``StreamMixer``; read and changed under the mixer's lock.
   var lane: Int
-  /// Its first quantum has arrived.
-  var delivered = false
+  /// Its first quantum has arrived (set on the data thread).
+  let delivered = Atomic(false)
+  /// The scope is closing it: its state callbacks are the close's own, not a failure.
+  var closing = false
 
   init(
     scope: PipeWirePlayerScope, stream: OpaquePointer, node: UInt32, serial: UInt32,
@@ -41,6 +47,12 @@ final class PlayerCaptureStream: PipeWireCallbackTarget {
 /// are summed (``StreamMixer``) into the buffer, and take over from the monitor stream once one
 /// delivers. Their callbacks find their ``PlayerCaptureStream`` through their `data`, the scope
 /// timer's finds this object.
+///
+/// Two threads: everything runs on the thread loop (its lock held) but the streams' process
+/// callbacks, which run on libpipewire's data thread and touch only ``delivering`` (atomic),
+/// the mixer (under its lock), the capture buffer (its own lock) and the scope timer (armed
+/// with `timerfd_settime`, a syscall any thread may make). A stream is destroyed before
+/// anything its callback uses goes: `pw_stream_destroy` waits for the data thread.
 final class PipeWirePlayerScope: PipeWireConnectionPart {
   unowned let connection: PipeWireConnection
   /// What the bars record: the active player's stream nodes or the whole output.
@@ -52,13 +64,21 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
   /// The capture streams on the player's stream nodes, while ``target`` is the player.
   private var playerStreams: [PlayerCaptureStream] = []
   /// One of the player's capture streams has delivered: the monitor stream's data is dropped
-  /// and it is made inactive.
-  private(set) var playerDelivers = false
+  /// and it is made inactive. Set on the data thread at a first delivery, recomputed on the
+  /// loop at each reconcile (a reconcile that misses a delivery racing it is followed by the
+  /// one that delivery armed).
+  let delivering = Atomic(false)
+  /// ``delivering``, read.
+  var playerDelivers: Bool { delivering.load(ordering: .acquiring) }
   /// Stream nodes whose capture stream failed; tried again once the node changes (the graph
   /// watch forgets a node that changes or goes, the connection all of them when it is lost).
   var failedNodes: Set<UInt32> = []
-  /// Sums the player's streams (a stream may lag 50 ms behind the others).
+  /// Sums the player's streams (a stream may lag 50 ms behind the others); used only under
+  /// ``mixing``.
   private let mixer: StreamMixer
+  /// Guards ``mixer`` and the streams' ``PlayerCaptureStream/lane`` (the data thread mixes,
+  /// the loop resets the lanes).
+  private let mixing = Lock(())
   /// Reconciles the scope soon, outside a stream's own callback.
   private var scopeTimer: UnsafeMutablePointer<spa_source>?
   /// The player streams' events; each stream's `data` is its ``PlayerCaptureStream``.
@@ -120,12 +140,15 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
       close: closePlayerStream, open: openPlayerStream)
     if changed {
       // Lanes follow the streams' order; what a lane had queued is dropped with the old set.
-      mixer.reset(lanes: playerStreams.count)
-      for (lane, recording) in playerStreams.enumerated() { recording.lane = lane }
+      mixing.withLock { _ in
+        mixer.reset(lanes: playerStreams.count)
+        for (lane, recording) in playerStreams.enumerated() { recording.lane = lane }
+      }
     }
     // A player's streams that all are new (another player's, or the same player's after a
     // pause) leave the monitor recording until one of them delivers.
-    playerDelivers = playerStreams.contains { $0.delivered }
+    delivering.store(
+      playerStreams.contains { $0.delivered.load(ordering: .acquiring) }, ordering: .releasing)
     if plan.target != target {
       target = plan.target
       let monitor = connection.watch.followedSinkName.map { $0 + ".monitor" } ?? "nothing"
@@ -207,11 +230,10 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
     return false
   }
 
-  /// Destroys one of the player's capture streams, without calling back into us.
+  /// Destroys one of the player's capture streams (its state callback ignores the close).
   private func closePlayerStream(_ recording: PlayerCaptureStream) {
-    spa_hook_remove(recording.hook)
-    recording.hook.pointee = spa_hook()
-    pw_stream_destroy(recording.stream)
+    recording.closing = true
+    PipeWireCapture.destroy(recording.stream, listener: recording.hook)
     playerStreams.removeAll { $0 === recording }
     debug?("PipeWire: no longer recording node \(recording.node)")
   }
@@ -219,8 +241,8 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
   /// Closes every player stream (a reload's new format, a lost connection, the end).
   func closePlayerStreams() {
     for recording in playerStreams { closePlayerStream(recording) }
-    mixer.reset(lanes: 0)
-    playerDelivers = false
+    mixing.withLock { _ in mixer.reset(lanes: 0) }
+    delivering.store(false, ordering: .releasing)
   }
 
   /// A player stream ended: WirePlumber destroys it when its node goes (`node.dont-reconnect`:
@@ -229,6 +251,7 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
   private func playerStreamStateChanged(
     _ recording: PlayerCaptureStream, _ state: pw_stream_state, error: String?
   ) {
+    guard !recording.closing else { return }
     switch state {
     case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
       debug?("PipeWire: the capture stream of node \(recording.node) ended (\(error ?? "?"))")
@@ -242,27 +265,28 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
     }
   }
 
-  /// The process callback of a player stream: its samples, through the mixer, into the
-  /// buffer. The first samples hand over from the monitor stream, whose data is dropped from
-  /// then on; the scope timer then makes it inactive. Allocates nothing.
+  /// The process callback of a player stream, on the data thread: its samples, through the
+  /// mixer, into the buffer. The first samples hand over from the monitor stream, whose data is
+  /// dropped from then on; the scope timer then makes it inactive. Allocates nothing.
   private func playerProcess(_ recording: PlayerCaptureStream) {
     PipeWireCapture.withDequeuedSamples(recording.stream) { samples in
       guard !samples.isEmpty else { return }
-      if !recording.delivered {
-        recording.delivered = true
-        if !playerDelivers {
-          playerDelivers = true
-          scheduleReconcile()
-        }
+      if !recording.delivered.exchange(true, ordering: .acquiringAndReleasing),
+        !delivering.exchange(true, ordering: .acquiringAndReleasing)
+      {
+        scheduleReconcile()
       }
       let channels = recording.channels
-      mixer.write(samples, lane: recording.lane) { mixed in
-        buffer.write(mixed, channels: channels)
+      mixing.withLock { _ in
+        mixer.write(samples, lane: recording.lane) { mixed in
+          buffer.write(mixed, channels: channels)
+        }
       }
     }
   }
 
-  /// Runs ``reconcileScope()`` from the loop soon, outside the callback that asks.
+  /// Runs ``reconcileScope()`` from the loop soon, outside the callback that asks (which may
+  /// be on the data thread: arming the timer is one `timerfd_settime`).
   private func scheduleReconcile() {
     guard let scopeTimer else { return }
     pb_pw_loop_arm_timer(connection.loop, scopeTimer, 1)
