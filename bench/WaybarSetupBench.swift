@@ -15,6 +15,8 @@ import PulseBarTestSupport
 struct WaybarSetupBench {
   let bench: CavaBench
   var seconds = 12.0
+  /// How long the music plays before the first row.
+  static let settleSeconds = 6.0
 
   /// CPU (first process, tree, server) of one setup over ``seconds`` of music, after a 3 s
   /// warm-up.
@@ -82,6 +84,10 @@ struct WaybarSetupBench {
       kill(-player.pid, SIGKILL)
       _ = try? player.waitForExit(timeout: 5)
     }
+    // The server settles first (the player's stream linked, the graph's quantum chosen): the
+    // first row measured at once came out with the run's highest server share in five runs of
+    // six, whichever binary it was.
+    usleep(UInt32(Self.settleSeconds * 1_000_000))
     var rows = measureDaemon(pulsebar, name: "pulsebar", rates: ["30", "60"])
     if let before { rows += measureDaemon(before, name: "before", rates: ["30"]) }
     let config = BenchTools.writeCavaConfig(
