@@ -62,7 +62,8 @@ package final class PlayerWatcher: Sendable {
 ///
 /// Players are untrusted (see ``PlayerRegistry`` and ``BusMessage``): one `GetAll` is in
 /// flight per player at most (an invalidation meanwhile asks again once, after the reply), a
-/// call times out after ``methodTimeoutMicroseconds``, and the snapshot is published once per
+/// call times out after ``methodTimeoutMicroseconds`` (the player is asked again later:
+/// ``SilentPlayerRetries``), and the snapshot is published once per
 /// batch of messages, not per message. A player's signals (`PropertiesChanged`, `Seeked`)
 /// come through match rules of its own connection (`sender=':1.42'`), added when it takes a
 /// name and removed when it has none left; a connection whose signals overrun its
@@ -80,8 +81,8 @@ final class PlayerSession {
   private var pendingProperties: [UInt64: String] = [:]
   /// Calls that ask who a player is (its process, its desktop entry).
   private var identity = PlayerIdentityCalls()
-  /// Players already said (at `-v`) not to answer.
-  private var silentPlayers: Set<String> = []
+  /// When each player that did not answer is asked again, and who was said not to (at `-v`).
+  private var silentRetries = SilentPlayerRetries()
   /// Something the engine shows changed since the last publish.
   private var changed = false
   /// Whose signals are heard, and who is muted for a flood.
@@ -161,11 +162,12 @@ final class PlayerSession {
         registry.preference = preference
         changed = true
       }
-      let (followedAgain, nextReread) = signals.followMutedAgain(
-        now: monotonicSeconds(), context: context)
+      let now = monotonicSeconds()
+      let (followedAgain, nextReread) = signals.followMutedAgain(now: now, context: context)
       for owner in followedAgain {
         for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
       }
+      for name in silentRetries.due(at: now) { requestProperties(of: name) }
       if changed {
         changed = false
         feed.post(registry.nowPlaying)
@@ -177,9 +179,8 @@ final class PlayerSession {
         let now = monotonicNanoseconds()
         timeout = deadline <= now ? 0 : Int32(min(60_000, (deadline - now + 999_999) / 1_000_000))
       }
-      if let nextReread {
-        let wait = Int32(
-          max(1, min(60_000, ((nextReread - monotonicSeconds()) * 1000).rounded(.up))))
+      for next in [nextReread, silentRetries.nextDue].compactMap({ $0 }) {
+        let wait = Int32(max(1, min(60_000, ((next - monotonicSeconds()) * 1000).rounded(.up))))
         timeout = timeout < 0 ? wait : min(timeout, wait)
       }
       poll.wait(timeoutMilliseconds: timeout)
@@ -235,14 +236,15 @@ final class PlayerSession {
     guard registry.players[busName] != nil else { return }
     if let error = reply.errorText {
       // A player that does not answer is still a player (stopped, no track).
-      if silentPlayers.insert(busName).inserted {
-        debug("MPRIS: \(busName) did not answer (\(error)); shown as stopped")
+      if silentRetries.noAnswer(from: busName, at: monotonicSeconds()) {
+        debug("MPRIS: \(busName) did not answer (\(error)); shown as stopped, asked again later")
       }
       registry.loaded(busName)
       changed = true
     } else if let sender = reply.sender {
       let ownerWasKnown = registry.players[busName]?.owner != nil
       guard registry.isOwner(busName, sender) else { return }
+      silentRetries.forget(busName)
       registry.loaded(busName)
       apply(properties: reply, to: [busName])
       if !ownerWasKnown {
@@ -310,9 +312,10 @@ final class PlayerSession {
       if let pending = inFlight.removeValue(forKey: name) {
         pendingProperties[pending.cookie] = nil
       }
-      silentPlayers.remove(name)
+      silentRetries.vanished(name)
     } else {
       registry.appeared(name, owner: newOwner)
+      silentRetries.forget(name)
       signals.follow(newOwner, context: context)
       requestProperties(of: name, fresh: true)
       requestIdentity(of: name, owner: newOwner)

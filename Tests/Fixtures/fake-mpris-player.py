@@ -40,6 +40,8 @@ def parse():
     parser.add_argument("--ghost", action="store_true",
                         help="release the name on GetAll, answer 0.1 s later")
     parser.add_argument("--hang", action="store_true", help="never answer a method call")
+    parser.add_argument("--answer-after", type=float, default=0,
+                        help="answer no GetAll or Get for this many seconds after start")
     parser.add_argument("--flood", type=int, default=0, help="PropertiesChanged per second")
     parser.add_argument("--flood-seconds", type=float, default=0)
     parser.add_argument("--invalidate", action="store_true",
@@ -100,6 +102,13 @@ class Player(dbus.service.Object):
         self.metadata = metadata(options)
         self.names = []
         self.started = time.monotonic()
+        self.born = self.started
+
+    def silent(self):
+        """Whether a property call goes unanswered now (--hang, or before --answer-after)."""
+        if self.options.hang:
+            return True
+        return time.monotonic() - self.born < self.options.answer_after
 
     def properties(self):
         values = {
@@ -131,7 +140,8 @@ class Player(dbus.service.Object):
     @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}",
                          async_callbacks=("reply", "error"))
     def GetAll(self, interface, reply, error):
-        if self.options.hang:
+        if self.silent():
+            say("ignored GetAll")
             return
         if interface != PLAYER:
             reply(dbus.Dictionary({}, signature="sv"))
@@ -150,7 +160,7 @@ class Player(dbus.service.Object):
     @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v",
                          async_callbacks=("reply", "error"))
     def Get(self, interface, name, reply, error):
-        if self.options.hang:
+        if self.silent():
             return
         reply(self.properties().get(name, dbus.String("")))
 

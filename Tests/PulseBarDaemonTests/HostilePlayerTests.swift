@@ -210,6 +210,21 @@ struct HostilePlayerTests {
     #expect(said.count == 1, "\(desktop.daemon.standardError)")
   }
 
+  @Test("a player that does not answer at first is asked again: its title shows once it does")
+  func aSilentPlayerIsAskedAgain() throws {
+    let desktop = try Desktop()
+    // Paused: it sends no signal that would show its title otherwise.
+    let slow = try desktop.fake([
+      "--name", "slow", "--status", "Paused", "--title", "Slow Song", "--answer-after", "3",
+    ])
+    #expect(slow.readLine(timeout: 10) == "ignored GetAll", "the player was never asked")
+    // Its first GetAll times out after 2 s; it is asked again 2 s later, when it answers.
+    let frame = desktop.waitForFrame(timeout: 20) {
+      $0["player"] as? String == "slow" && $0["title"] as? String == "Slow Song"
+    }
+    #expect(frame != nil, "the title never showed: \(desktop.daemon.standardError)")
+  }
+
   @Test("players.ignore and players.prefer choose the player shown and the one ctl controls")
   func ignoreAndPrefer() throws {
     let desktop = try Desktop(config: "[players]\nignore = loud\nprefer = quiet, other\n")

@@ -58,6 +58,45 @@ import Testing
     #expect(registry.nowPlaying?.title == "New")
   }
 
+  @Test func aSilentPlayerIsAskedAgainWithBackOff() {
+    var retries = SilentPlayerRetries()
+    #expect(retries.nextDue == nil && retries.due(at: 1000).isEmpty)
+    let first = retries.noAnswer(from: Self.mpv, at: 10)
+    #expect(first, "said the first time")
+    #expect(retries.nextDue == 12)
+    #expect(retries.due(at: 11.9).isEmpty)
+    #expect(retries.due(at: 12) == [Self.mpv])
+    #expect(retries.nextDue == .infinity, "not due again while its answer is awaited")
+    #expect(retries.due(at: 100).isEmpty)
+    // Silent again: 4 s, 8 s, … at most a minute.
+    let again = retries.noAnswer(from: Self.mpv, at: 14)
+    #expect(!again, "said once")
+    #expect(retries.nextDue == 18)
+    var now = 18.0
+    var waits: [Double] = []
+    for _ in 0..<6 {
+      _ = retries.due(at: now)
+      _ = retries.noAnswer(from: Self.mpv, at: now)
+      waits.append(retries.nextDue! - now)
+      now = retries.nextDue!
+    }
+    #expect(waits == [8, 16, 32, 60, 60, 60])
+    // Another player keeps its own schedule; an answer ends one.
+    #expect(retries.due(at: now) == [Self.mpv])
+    _ = retries.noAnswer(from: Self.ghost, at: now)
+    #expect(retries.due(at: now + 2) == [Self.ghost])
+    retries.forget(Self.mpv)
+    retries.forget(Self.ghost)
+    #expect(retries.nextDue == nil)
+    // A player that answered and later falls silent starts over at 2 s, unsaid; one that went
+    // and came back is said again.
+    let afterAnswer = retries.noAnswer(from: Self.mpv, at: 500)
+    #expect(retries.nextDue == 502 && !afterAnswer)
+    retries.vanished(Self.mpv)
+    let afterReturn = retries.noAnswer(from: Self.mpv, at: 600)
+    #expect(afterReturn)
+  }
+
   @Test func signalsAreReadWithinABudget() {
     let burst = Int(SignalBudget.capacity)
     var budget = SignalBudget(now: 100)
