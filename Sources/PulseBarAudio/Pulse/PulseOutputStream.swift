@@ -133,32 +133,20 @@ final class PulseOutputStream: PulseCallbackTarget {
   private func readable(_ stream: OpaquePointer?) {
     guard let stream else { return }
     let channels = connection.settings.channels
-    while true {
-      var data: UnsafeRawPointer?
-      var length = 0
-      guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
+    let buffer = connection.buffer
+    connection.converter.readFragments(
+      of: stream, isInt16: isInt16, channels: channels,
       // While the player's own streams are recorded, the output's fragments (the last ones
       // before its cork) are dropped, so two signals never interleave in the buffer.
-      if let data, !connection.players.recordsPlayer {
-        if isInt16 {
-          connection.converter.convert(
-            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: length / 2)
-          ) { connection.buffer.write($0, channels: channels, wakingTheReader: false) }
-        } else {
-          connection.buffer.write(
-            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
-            channels: channels, wakingTheReader: false)
+      keep: { !connection.players.recordsPlayer },
+      deliver: { buffer.write($0, channels: channels, wakingTheReader: false) },
+      dropped: { frames in
+        if fragment.recorded(
+          frames: frames, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
+        {
+          askFragment(steady: true)
         }
-      }
-      // A hole (no data, non-zero length) is dropped like data.
-      pa_stream_drop(stream)
-      let frames = length / ((isInt16 ? 2 : 4) * channels)
-      if fragment.recorded(
-        frames: frames, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
-      {
-        askFragment(steady: true)
-      }
-    }
+      })
   }
 
   // MARK: - Fragment size

@@ -251,36 +251,25 @@ final class PulsePlayerStreamSet {
   /// Allocates nothing.
   private func readable(_ recorded: PlayerRecordStream) {
     let stream = recorded.stream
-    while true {
-      var data: UnsafeRawPointer?
-      var length = 0
-      guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
-      let bytesPerSample = recorded.isInt16 ? 2 : 4
-      if !recorded.delivered {
-        // The hand-over: the output's fragments stop here, and the activity is the player's.
-        recorded.delivered = true
-        connection.debug?(
-          "PulseAudio: sink input \(recorded.sinkInput) delivers; the output's audio stops")
-        connection.output.updateActivity()
-      }
-      if let data, recordsPlayer {
-        if recorded.isInt16 {
-          connection.converter.convert(
-            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: length / 2)
-          ) { mix($0, lane: recorded.lane) }
-        } else {
-          mix(
-            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4),
-            lane: recorded.lane)
+    connection.converter.readFragments(
+      of: stream, isInt16: recorded.isInt16, channels: connection.settings.channels,
+      keep: {
+        if !recorded.delivered {
+          // The hand-over: the output's fragments stop here, and the activity is the player's.
+          recorded.delivered = true
+          connection.debug?(
+            "PulseAudio: sink input \(recorded.sinkInput) delivers; the output's audio stops")
+          connection.output.updateActivity()
         }
-      }
-      pa_stream_drop(stream)
-      if recorded.fragment.recorded(
-        frames: length / (bytesPerSample * connection.settings.channels),
-        streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
-      {
-        askSteadyFragment(recorded)
-      }
-    }
+        return recordsPlayer
+      },
+      deliver: { mix($0, lane: recorded.lane) },
+      dropped: { frames in
+        if recorded.fragment.recorded(
+          frames: frames, streamReady: pa_stream_get_state(stream) == PA_STREAM_READY)
+        {
+          askSteadyFragment(recorded)
+        }
+      })
   }
 }

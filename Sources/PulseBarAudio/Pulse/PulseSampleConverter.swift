@@ -44,6 +44,34 @@ final class PulseSampleConverter {
     int16 ? int16NativeEndian : float32NativeEndian
   }
 
+  /// Reads every fragment `stream` has ready, in order, as both kinds of record stream do:
+  /// `keep()` is asked first (for a hole too), and when it says so the fragment's samples, as
+  /// float (s16 converted here), go to `deliver`; the fragment is then dropped (a hole, no
+  /// data, like data) and `dropped` hears how many sample frames it held. Allocates nothing.
+  func readFragments(
+    of stream: OpaquePointer, isInt16: Bool, channels: Int, keep: () -> Bool,
+    deliver: (UnsafeBufferPointer<Float>) -> Void, dropped: (_ frames: Int) -> Void
+  ) {
+    while true {
+      var data: UnsafeRawPointer?
+      var length = 0
+      guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
+      let kept = keep()
+      if let data, kept {
+        if isInt16 {
+          convert(
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: length / 2),
+            deliver)
+        } else {
+          deliver(
+            UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4))
+        }
+      }
+      pa_stream_drop(stream)
+      dropped(length / ((isInt16 ? 2 : 4) * channels))
+    }
+  }
+
   /// Converts s16 samples to float through the preallocated scratch, a scratchful at a time
   /// (whole sample frames), and hands each on to `body`.
   func convert(
