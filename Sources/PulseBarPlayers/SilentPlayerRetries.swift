@@ -8,7 +8,7 @@ import PulseBarCore
 /// A player slow to start (mpv busy opening its file, a desktop busy at login) would otherwise
 /// stay shown as stopped with no title until its next signal, and a paused player sends none.
 /// A player that never answers costs one call a minute.
-struct SilentPlayerRetries: Sendable, Equatable {
+struct SilentPlayerRetries: Sendable {
   /// The first wait after a player is silent, in seconds.
   static let first = 2.0
   /// The longest wait, in seconds.
@@ -17,10 +17,6 @@ struct SilentPlayerRetries: Sendable, Equatable {
   private var retries: [String: (backoff: Backoff, due: Double)] = [:]
   /// Players already said not to answer (one `-v` line each while their name lasts).
   private var said: Set<String> = []
-
-  static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.retries.mapValues(\.due) == rhs.retries.mapValues(\.due) && lhs.said == rhs.said
-  }
 
   /// `name` did not answer at `now`: it is asked again after the next delay. True the first
   /// time since its name appeared (say so once).
