@@ -84,9 +84,9 @@ struct WaybarSetupBench {
       kill(-player.pid, SIGKILL)
       _ = try? player.waitForExit(timeout: 5)
     }
-    // The server settles first (the player's stream linked, the graph's quantum chosen): the
-    // first row measured at once came out with the run's highest server share in five runs of
-    // six, whichever binary it was.
+    // The server settles first (the player's stream linked, the graph's quantum chosen):
+    // measured at once, the first row would pay for the settling whichever binary it is
+    // (bench/README.md, the Waybar setup).
     usleep(UInt32(Self.settleSeconds * 1_000_000))
     var rows = measureDaemon(pulsebar, name: "pulsebar", rates: ["30", "60"])
     if let before { rows += measureDaemon(before, name: "before", rates: ["30"]) }
