@@ -122,7 +122,7 @@ struct PulseSourceTests {
     try fixture.server.setDefaultSink("pb_sink_b")
     // The switch itself (followsDefaultSink times it); here only the restart matters, so the
     // wait allows for a loaded CI machine.
-    #expect(fixture.waitRecording("pb_sink_b.monitor", timeout: 3))
+    #expect(fixture.waitRecording("pb_sink_b.monitor"))
     // WirePlumber writes the chosen default to XDG_STATE_HOME about a second later and
     // restores it on start; `pulseaudio -n` loads no restore module: its script's default.
     usleep(1_500_000)
@@ -142,7 +142,7 @@ struct PulseSourceTests {
     usleep(500_000)
     #expect(!fixture.buffer.status.connected)
     try fixture.server.start()
-    #expect(fixture.waitRecording("pb_sink_a.monitor", timeout: 3))
+    #expect(fixture.waitRecording("pb_sink_a.monitor"))
   }
 
   @Test(

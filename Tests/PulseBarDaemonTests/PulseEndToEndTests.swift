@@ -367,8 +367,8 @@ struct PulseEndToEndTests {
     let daemon = try Daemon(.pipewire, input: input, arguments: ["-v"])
     try daemon.server.setDefaultSinkNatively("pb_sink_b")
     // wpctl goes through WirePlumber, which takes longer than a pactl switch on a loaded
-    // 2-core machine (seen missing 1.5 s once in a full parallel run).
-    let moved = daemon.waitForFrame(timeout: 5) { $0.source == "pb_sink_b.monitor" }
+    // 2-core machine (over 5 s in a full parallel run): the check is that it is followed.
+    let moved = daemon.waitForFrame(timeout: 15) { $0.source == "pb_sink_b.monitor" }
     #expect(moved != nil, "source never became pb_sink_b.monitor")
     let player = try daemon.server.play(tone: 1000, seconds: 5, sink: "pb_sink_b")
     Self.expectStraightToPlaying(daemon)

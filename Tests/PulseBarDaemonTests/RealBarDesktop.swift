@@ -154,6 +154,17 @@ enum RealBarChecks {
     return nil
   }
 
+  /// What a fresh screenshot of `bar` shows, for a failure's message: the module's box and
+  /// its most common colours, or that the markers are not drawn.
+  static func describe(_ bar: RealBar) -> String {
+    guard let shot = try? bar.screenshot() else { return "no screenshot" }
+    guard let seen = module(in: shot) else {
+      return
+        "markers not drawn (colours: \(shot.commonColors(in: 0..<shot.width, rows: 0...(shot.height - 1))))"
+    }
+    return "module at \(seen.box), colours \(shot.commonColors(in: seen.box, rows: seen.rows))"
+  }
+
   /// The whole scenario. `isState(seen, state)` says whether a screenshot shows `state`
   /// (`playing`, `paused`, `stopped`, `offline`); `save` gets the playing, paused and offline
   /// screenshots (for `make screenshots`). Returns the module widths seen per state.
@@ -165,7 +176,8 @@ enum RealBarChecks {
     var widths: [String: Set<Int>] = [:]
     func failure(_ what: String) -> Comment {
       Comment(
-        rawValue: "\(bar.name): \(what); its log:\n" + bar.log().suffix(30).joined(separator: "\n"))
+        rawValue: "\(bar.name): \(what); the bar now: \(describe(bar)); its log:\n"
+          + bar.log().suffix(30).joined(separator: "\n"))
     }
     // Playing: drawn, then 3 s of frames at one width.
     try desktop.play()
@@ -209,9 +221,7 @@ enum RealBarChecks {
       print("\(bar.name): offline drawn \(after) s after SIGKILL")
       #expect(after < 1, failure("offline drawn \(after) s after SIGKILL"))
     } else {
-      let last = try module(in: bar.screenshot())
-      let colors = last.map { $0.shot.commonColors(in: $0.box, rows: $0.rows) } ?? []
-      Issue.record(failure("no offline module in 10 s (module colours now: \(colors))"))
+      Issue.record(failure("no offline module in 10 s"))
     }
     // Back with the daemon and the music.
     try desktop.startDaemon()
