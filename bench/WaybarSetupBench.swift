@@ -11,32 +11,35 @@ import PulseBarTestSupport
 ///
 /// Each figure is the CPU of the whole process tree (daemon + listen, cava + sed) and of the
 /// audio server's processes, in percent of one core, exactly, from the threads' `schedstat`;
-/// "first" is the daemon alone (or the shell that runs cava | sed).
+/// "first" is the daemon alone (or the shell that runs cava | sed); "wakes/s" its first
+/// thread's voluntary context switches a second (the daemon's engine; the shell sleeps); on
+/// PipeWire, "quantum" is the graph's period while that setup ran (sampled after its figures).
 struct WaybarSetupBench {
   let bench: CavaBench
   var seconds = 12.0
   /// How long the music plays before the first row.
   static let settleSeconds = 6.0
 
-  /// CPU (first process, tree, server) of one setup over ``seconds`` of music, after a 3 s
-  /// warm-up.
-  private func measure(_ tree: [ChildProcess], reader: ChildProcess) -> (
-    first: Double, tree: Double, server: Double
-  ) {
+  /// CPU (first process, tree, server) and the first thread's wake-ups a second of one setup
+  /// over ``seconds`` of music, after a 3 s warm-up.
+  private func measure(_ tree: [ChildProcess], reader: ChildProcess) -> Row {
     _ = reader.readLines(for: 3)
     let servers = bench.server.serverProcesses.map(\.pid)
     func cpu(_ pids: [pid_t]) -> Double {
       pids.reduce(0) { $0 + ProcessFigures.scheduledSeconds($1) }
     }
     let treePids = tree.flatMap { [$0.pid] + Self.children(of: $0.pid) }
-    let before = (cpu([treePids[0]]), cpu(treePids), cpu(servers))
+    func wakes() -> Int { MPRISFixtures.voluntarySwitches(ofThread: treePids[0], in: treePids[0]) }
+    let before = (cpu([treePids[0]]), cpu(treePids), cpu(servers), wakes())
     let start = BenchTools.wallSeconds()
     _ = reader.readLines(for: seconds)
     let elapsed = BenchTools.wallSeconds() - start
-    return (
-      100 * (cpu([treePids[0]]) - before.0) / elapsed,
-      100 * (cpu(treePids) - before.1) / elapsed, 100 * (cpu(servers) - before.2) / elapsed
-    )
+    let quantum = QuantumRange.sample(bench.server, while: tree[0])
+    return Row(
+      name: "", first: 100 * (cpu([treePids[0]]) - before.0) / elapsed,
+      tree: 100 * (cpu(treePids) - before.1) / elapsed,
+      server: 100 * (cpu(servers) - before.2) / elapsed,
+      wakes: Double(wakes() - before.3) / elapsed, quantum: quantum?.description ?? "-")
   }
 
   /// The direct children of `pid` (a shell's pipeline).
@@ -66,15 +69,21 @@ struct WaybarSetupBench {
           pulsebar, ["listen", "--socket", socket, "--format", "waybar", "--fps", fps],
           environment: environment)
       else { continue }
-      let figures = measure([daemon, listen], reader: listen)
-      rows.append(("\(name) + listen --fps \(fps)", figures.first, figures.tree, figures.server))
+      var row = measure([daemon, listen], reader: listen)
+      row.name = "\(name) + listen --fps \(fps)"
+      rows.append(row)
       listen.send(SIGTERM)
       _ = try? listen.waitForExit(timeout: 5)
     }
     return rows
   }
 
-  private typealias Row = (name: String, first: Double, tree: Double, server: Double)
+  /// One setup's figures.
+  private struct Row {
+    var name: String
+    var first, tree, server, wakes: Double
+    var quantum: String
+  }
 
   /// Plays the music and prints the setups' figures and the verdicts; `before`, another
   /// pulsebar binary, adds its `--fps 30` row to compare a change against.
@@ -87,6 +96,12 @@ struct WaybarSetupBench {
     // The server settles first (the player's stream linked, the graph's quantum chosen):
     // measured at once, the first row would pay for the settling whichever binary it is
     // (bench/README.md, the Waybar setup).
+    // PULSEBAR_BENCH_QUANTUM=N forces the PipeWire graph's period to N frames (the pacing's
+    // wake-ups depend on it: a quantum shorter than a frame brings at most one hop each).
+    if bench.server.kind == .pipewire, let quantum = getenv("PULSEBAR_BENCH_QUANTUM") {
+      _ = try? bench.server.run(
+        "pw-metadata", ["-n", "settings", "0", "clock.force-quantum", String(cString: quantum)])
+    }
     usleep(UInt32(Self.settleSeconds * 1_000_000))
     var rows = measureDaemon(pulsebar, name: "pulsebar", rates: ["30", "60"])
     if let before { rows += measureDaemon(before, name: "before", rates: ["30"]) }
@@ -99,16 +114,17 @@ struct WaybarSetupBench {
       let pipeline = try? ChildProcess(
         "sh", ["-c", command], environment: bench.server.environment)
     {
-      let figures = measure([pipeline], reader: pipeline)
-      rows.append(("cava (8 bars, 30 fps) | sed", figures.first, figures.tree, figures.server))
+      var row = measure([pipeline], reader: pipeline)
+      row.name = "cava (8 bars, 30 fps) | sed"
+      rows.append(row)
       for child in Self.children(of: pipeline.pid) { kill(child, SIGTERM) }
       pipeline.send(SIGTERM)
       _ = try? pipeline.waitForExit(timeout: 5)
     }
     print("Waybar setup, \(fmt(seconds, 0)) s of music each (% of one core):")
     print(
-      pad("", 34) + pad("first", 8) + pad("tree", 8) + pad("server", 8) + pad("total", 8) + "× cava"
-    )
+      pad("", 34) + pad("first", 8) + pad("tree", 8) + pad("server", 8) + pad("total", 8)
+        + pad("× cava", 8) + pad("wakes/s", 9) + "quantum")
     let cava = rows.first { $0.name.hasPrefix("cava") }
     for row in rows {
       let total = row.tree + row.server
@@ -116,7 +132,8 @@ struct WaybarSetupBench {
       print(
         pad(row.name, 34) + pad(fmt(row.first, 2), 8) + pad(fmt(row.tree, 2), 8)
           + pad(fmt(row.server, 2), 8)
-          + pad(fmt(total, 2), 8) + (ratio.map { fmt($0, 2) } ?? "-"))
+          + pad(fmt(total, 2), 8) + pad(ratio.map { fmt($0, 2) } ?? "-", 8)
+          + pad(fmt(row.wakes, 1), 9) + row.quantum)
     }
     if let cava, let ours = rows.first, ours.name.hasPrefix("pulsebar + listen --fps 30") {
       let ratio = (ours.tree + ours.server) / (cava.tree + cava.server)
