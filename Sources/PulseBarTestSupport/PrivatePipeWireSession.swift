@@ -129,9 +129,21 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
   // MARK: - Control
 
   /// `wpctl set-default` with the sink's PipeWire object id (the node id, which
-  /// pipewire-pulse also gives as the sink's index).
+  /// pipewire-pulse also gives as the sink's index); returns once WirePlumber has made it
+  /// `default.audio.sink` (what clients follow), and throws when it has not within 15 s, so a
+  /// test's failure tells WirePlumber's delay apart from a client that did not follow.
   package func setDefaultSinkNatively(_ sink: String) throws(SpawnError) {
     try run("wpctl", ["set-default", try nodeId(sink)])
+    var metadata: [String] = []
+    let start = ChildProcess.now()
+    while ChildProcess.now() - start < 15 {
+      metadata = (try? run("pw-metadata", ["-n", "default", "0", "default.audio.sink"])) ?? []
+      if metadata.contains(where: { $0.contains("\"name\":\"\(sink)\"") }) { return }
+      usleep(50_000)
+    }
+    throw SpawnError(
+      message: "WirePlumber did not make \(sink) the default in 15 s: \(metadata); "
+        + "wireplumber.log: \(PrivatePulseServer.readFile(directory + "/wireplumber.log") ?? "")")
   }
 
   /// Destroys the sink's node with `pw-cli destroy`, as unplugging a device does.
