@@ -155,14 +155,18 @@ enum RealBarChecks {
   }
 
   /// What a fresh screenshot of `bar` shows, for a failure's message: the module's box and
-  /// its most common colours, or that the markers are not drawn.
+  /// its most common colours, or that the markers are not drawn; the screenshot is kept as a
+  /// PNG under /tmp, named in the message.
   static func describe(_ bar: RealBar) -> String {
     guard let shot = try? bar.screenshot() else { return "no screenshot" }
+    let path = "/tmp/pulsebar-bar-failure-\(getpid())-\(Int(ChildProcess.now() * 1000)).png"
+    let saved = (try? shot.writePNG(to: path)) != nil ? " (\(path))" : ""
     guard let seen = module(in: shot) else {
-      return
-        "markers not drawn (colours: \(shot.commonColors(in: 0..<shot.width, rows: 0...(shot.height - 1))))"
+      let colors = shot.commonColors(in: 0..<shot.width, rows: 0...(shot.height - 1))
+      return "markers not drawn, colours \(colors)\(saved)"
     }
-    return "module at \(seen.box), colours \(shot.commonColors(in: seen.box, rows: seen.rows))"
+    return
+      "module at \(seen.box), colours \(shot.commonColors(in: seen.box, rows: seen.rows))\(saved)"
   }
 
   /// The whole scenario. `isState(seen, state)` says whether a screenshot shows `state`

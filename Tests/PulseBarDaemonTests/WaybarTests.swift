@@ -37,9 +37,10 @@ struct WaybarTests {
             + BarSession.lines(of: directory + "/sway.log").suffix(20).joined(separator: "\n"))
       }
       // The shipped config through waybar's "include", between two marker modules; the
-      // shipped CSS after a black bar and the markers' colours. The markers run every second:
-      // under load Waybar 0.9.17 sometimes never draws an "interval": "once" module (seen in
-      // a full parallel run: the pulsebar module and the right marker drawn, the left never).
+      // shipped CSS after a black bar and the markers' colours. The markers print a line every
+      // second, as `pulsebar listen` prints its lines: under load Waybar 0.9.17 sometimes never
+      // drew a marker that ran its command once or once a second (full parallel runs: the
+      // pulsebar module and the right marker drawn, the left marker never).
       try session.write(
         directory + "/waybar.jsonc",
         """
@@ -48,8 +49,8 @@ struct WaybarTests {
           "position": "top", "height": 30,
           "modules-left": [], "modules-center": [],
           "modules-right": ["custom/left", "custom/pulsebar", "custom/right"],
-          "custom/left": { "exec": "echo L", "interval": 1, "format": "  " },
-          "custom/right": { "exec": "echo R", "interval": 1, "format": "  " }
+          "custom/left": { "exec": "while :; do echo L; sleep 1; done", "format": "  " },
+          "custom/right": { "exec": "while :; do echo R; sleep 1; done", "format": "  " }
         }
         """)
       let css = try readTextFile(Binary.packageRoot + "/config/examples/waybar-style.css")
@@ -145,14 +146,23 @@ struct WaybarTests {
     let bar = try Waybar(desktop: desktop, name: "waybar (hide_when)")
     #expect(desktop.waitForState("playing"), "never playing")
     let playing = try RealBarChecks.waitFor(bar, timeout: 30) { $0.box.count > 20 }
-    #expect(playing != nil, "the module was never drawn: \(bar.log().suffix(20))")
+    #expect(
+      playing != nil,
+      "the module was never drawn; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
+    )
     // The music stops: a second after `stopped` the text is empty and the module gone.
     try desktop.stopMusic()
     let hidden = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.isEmpty }
-    #expect(hidden != nil, "the module kept its space: \(bar.log().suffix(20))")
+    #expect(
+      hidden != nil,
+      "the module kept its space; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
+    )
     try desktop.play()
     #expect(desktop.waitForState("playing"), "never playing again")
     let shown = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.count > 20 }
-    #expect(shown != nil, "the module did not come back: \(bar.log().suffix(20))")
+    #expect(
+      shown != nil,
+      "the module did not come back; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
+    )
   }
 }
