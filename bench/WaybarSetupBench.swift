@@ -93,15 +93,15 @@ struct WaybarSetupBench {
       kill(-player.pid, SIGKILL)
       _ = try? player.waitForExit(timeout: 5)
     }
-    // The server settles first (the player's stream linked, the graph's quantum chosen):
-    // measured at once, the first row would pay for the settling whichever binary it is
-    // (bench/README.md, the Waybar setup).
-    // PULSEBAR_BENCH_QUANTUM=N forces the PipeWire graph's period to N frames (the pacing's
-    // wake-ups depend on it: a quantum shorter than a frame brings at most one hop each).
+    // PULSEBAR_BENCH_QUANTUM=N forces the PipeWire graph's period to N frames (the engine's
+    // wake-ups depend on it).
     if bench.server.kind == .pipewire, let quantum = getenv("PULSEBAR_BENCH_QUANTUM") {
       _ = try? bench.server.run(
         "pw-metadata", ["-n", "settings", "0", "clock.force-quantum", String(cString: quantum)])
     }
+    // The server settles first (the player's stream linked, the graph's quantum chosen):
+    // measured at once, the first row would pay for the settling whichever binary it is
+    // (bench/README.md, the Waybar setup).
     usleep(UInt32(Self.settleSeconds * 1_000_000))
     var rows = measureDaemon(pulsebar, name: "pulsebar", rates: ["30", "60"])
     if let before { rows += measureDaemon(before, name: "before", rates: ["30"]) }

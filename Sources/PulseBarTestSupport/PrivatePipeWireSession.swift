@@ -135,12 +135,12 @@ package final class PrivatePipeWireSession: PrivateAudioServer {
   package func setDefaultSinkNatively(_ sink: String) throws(SpawnError) {
     try run("wpctl", ["set-default", try nodeId(sink)])
     var metadata: [String] = []
-    let start = ChildProcess.now()
-    while ChildProcess.now() - start < 15 {
-      metadata = (try? run("pw-metadata", ["-n", "default", "0", "default.audio.sink"])) ?? []
-      if metadata.contains(where: { $0.contains("\"name\":\"\(sink)\"") }) { return }
-      usleep(50_000)
-    }
+    let isDefault =
+      serverGuard?.wait(timeout: 15) {
+        metadata = (try? run("pw-metadata", ["-n", "default", "0", "default.audio.sink"])) ?? []
+        return metadata.contains { $0.contains("\"name\":\"\(sink)\"") }
+      } ?? false
+    guard !isDefault else { return }
     throw SpawnError(
       message: "WirePlumber did not make \(sink) the default in 15 s: \(metadata); "
         + "wireplumber.log: \(PrivatePulseServer.readFile(directory + "/wireplumber.log") ?? "")")

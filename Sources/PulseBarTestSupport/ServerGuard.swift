@@ -23,9 +23,10 @@ package final class ServerGuard {
     self.pid = pid
   }
 
-  /// Polls `ready` every 20 ms for up to 10 s; false on timeout or once the guard has exited.
-  package func wait(until ready: () -> Bool) -> Bool {
-    let deadline = ChildProcess.now() + 10
+  /// Polls `ready` every 20 ms for up to `timeout` s; false on timeout or once the guard has
+  /// exited.
+  package func wait(timeout: Double = 10, until ready: () -> Bool) -> Bool {
+    let deadline = ChildProcess.now() + timeout
     while ChildProcess.now() < deadline {
       if ready() { return true }
       if !process.isRunning { return false }

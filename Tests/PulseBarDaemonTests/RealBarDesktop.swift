@@ -169,6 +169,13 @@ enum RealBarChecks {
       "module at \(seen.box), colours \(shot.commonColors(in: seen.box, rows: seen.rows))\(saved)"
   }
 
+  /// A failure's message: `what` went wrong, what the bar shows now, the end of its log.
+  static func failure(_ bar: RealBar, _ what: String) -> Comment {
+    Comment(
+      rawValue: "\(bar.name): \(what); the bar now: \(describe(bar)); its log:\n"
+        + bar.log().suffix(30).joined(separator: "\n"))
+  }
+
   /// The whole scenario. `isState(seen, state)` says whether a screenshot shows `state`
   /// (`playing`, `paused`, `stopped`, `offline`); `save` gets the playing, paused and offline
   /// screenshots (for `make screenshots`). Returns the module widths seen per state.
@@ -178,11 +185,7 @@ enum RealBarChecks {
     isState: (Seen, String) -> Bool, save: (String, BarScreenshot) -> Void = { _, _ in }
   ) throws -> [String: Set<Int>] {
     var widths: [String: Set<Int>] = [:]
-    func failure(_ what: String) -> Comment {
-      Comment(
-        rawValue: "\(bar.name): \(what); the bar now: \(describe(bar)); its log:\n"
-          + bar.log().suffix(30).joined(separator: "\n"))
-    }
+    func failure(_ what: String) -> Comment { Self.failure(bar, what) }
     // Playing: drawn, then 3 s of frames at one width.
     try desktop.play()
     #expect(desktop.waitForState("playing"), failure("the daemon never played"))

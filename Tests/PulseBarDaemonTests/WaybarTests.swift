@@ -146,23 +146,14 @@ struct WaybarTests {
     let bar = try Waybar(desktop: desktop, name: "waybar (hide_when)")
     #expect(desktop.waitForState("playing"), "never playing")
     let playing = try RealBarChecks.waitFor(bar, timeout: 30) { $0.box.count > 20 }
-    #expect(
-      playing != nil,
-      "the module was never drawn; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
-    )
+    #expect(playing != nil, RealBarChecks.failure(bar, "the module was never drawn"))
     // The music stops: a second after `stopped` the text is empty and the module gone.
     try desktop.stopMusic()
     let hidden = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.isEmpty }
-    #expect(
-      hidden != nil,
-      "the module kept its space; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
-    )
+    #expect(hidden != nil, RealBarChecks.failure(bar, "the module kept its space"))
     try desktop.play()
     #expect(desktop.waitForState("playing"), "never playing again")
     let shown = try RealBarChecks.waitFor(bar, timeout: 20) { $0.box.count > 20 }
-    #expect(
-      shown != nil,
-      "the module did not come back; the bar now: \(RealBarChecks.describe(bar)); its log: \(bar.log().suffix(20))"
-    )
+    #expect(shown != nil, RealBarChecks.failure(bar, "the module did not come back"))
   }
 }
