@@ -87,13 +87,14 @@ struct BusMessage {
     return strings
   }
 
-  /// An `x` (MPRIS positions), as it is.
-  func readInt64() -> Int64? {
+  /// An `x` MPRIS position (`Position`, `Seeked`) in microseconds, bounded as
+  /// ``PlayerValueBounds/position(microseconds:)`` says: `nil` when missing or negative.
+  func readPosition() -> Int64? {
     var value: Int64 = 0
     guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &value) > 0 else {
       return nil
     }
-    return value
+    return PlayerValueBounds.position(microseconds: value)
   }
 
   /// A number of any integer or double type, as a `Double`.
@@ -152,9 +153,9 @@ struct BusMessage {
       case ("Metadata", "a{sv}"):
         properties.metadata = readMetadata()
       case ("Position", "x"):
-        properties.position = readInt64()
+        properties.position = readPosition()
       case ("Rate", "d"):
-        properties.rate = readNumber(type: UInt8(ascii: "d"))
+        properties.rate = readNumber(type: UInt8(ascii: "d")).map(PlayerValueBounds.rate)
       default:
         return false
       }
@@ -177,28 +178,13 @@ struct BusMessage {
       case ("mpris:length", "x"), ("mpris:length", "t"), ("mpris:length", "i"),
         ("mpris:length", "u"):
         metadata.length = readNumber(type: type.utf8.first!).flatMap {
-          Self.validLength(microseconds: $0)
+          PlayerValueBounds.length(microseconds: $0)
         }
       default: return false
       }
       return true
     }
     return metadata
-  }
-}
-
-extension BusMessage {
-  /// The longest track length believed, in seconds: a week.
-  static let maximumLength: Double = 7 * 24 * 3600
-
-  /// `mpris:length` in seconds, when it is what the spec says: a positive whole number of
-  /// microseconds (a length that is negative, zero, a fraction, NaN or over a week is left
-  /// out).
-  static func validLength(microseconds: Double) -> Double? {
-    guard microseconds.isFinite, microseconds > 0, microseconds.rounded() == microseconds,
-      microseconds <= maximumLength * 1e6
-    else { return nil }
-    return microseconds / 1e6
   }
 }
 
@@ -212,7 +198,8 @@ extension String? {
 struct PlayerProperties: Equatable {
   var status: PlayerStatus?
   var metadata: Metadata?
-  /// `Position`, microseconds.
+  /// `Position`, microseconds, within ``PlayerValueBounds``.
   var position: Int64?
+  /// `Rate`, within ``PlayerValueBounds/rateRange``.
   var rate: Double?
 }

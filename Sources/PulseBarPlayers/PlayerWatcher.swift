@@ -346,7 +346,7 @@ final class PlayerSession {
   private func seeked(_ signal: BusMessage) {
     let now = monotonicSeconds()
     let names = admittedNames(of: signal, now: now)
-    guard !names.isEmpty, let position = signal.readInt64() else { return }
+    guard !names.isEmpty, let position = signal.readPosition() else { return }
     for name in names { registry.update(name, position: position, at: now) }
     changed = true
   }

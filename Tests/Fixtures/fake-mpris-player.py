@@ -8,6 +8,7 @@ misbehaving as its options say. It prints one line per event on stdout ("ready",
 """
 
 import argparse
+import math
 import subprocess
 import sys
 import time
@@ -53,6 +54,8 @@ def parse():
     parser.add_argument("--seek-after", type=float, default=0,
                         help="seconds after start to emit Seeked(--seek-to)")
     parser.add_argument("--seek-to", type=int, default=0)
+    parser.add_argument("--toggle-every", type=float, default=0,
+                        help="seconds between PropertiesChanged(PlaybackStatus) Playing <-> Paused")
     parser.add_argument("--play", default=None,
                         help="an audio file a child process (paplay) plays, as a wrapper's player does")
     return parser.parse_args()
@@ -120,8 +123,10 @@ class Player(dbus.service.Object):
             # Where playback is now, as a real player answers: moving while playing.
             position = self.options.position
             if self.status == "Playing":
-                position += int((time.monotonic() - self.started) * 1e6 * (self.options.rate or 1))
-            values["Position"] = dbus.Int64(position)
+                moved = (time.monotonic() - self.started) * 1e6 * (self.options.rate or 1)
+                position += int(moved) if math.isfinite(moved) else 0
+            # Whatever the options say, the value sent is an x: clamped to Int64.
+            values["Position"] = dbus.Int64(max(-(1 << 63), min((1 << 63) - 1, position)))
         if self.options.rate is not None:
             values["Rate"] = dbus.Double(self.options.rate)
         return dbus.Dictionary(values, signature="sv")
@@ -129,6 +134,15 @@ class Player(dbus.service.Object):
     @dbus.service.signal(PLAYER, signature="x")
     def Seeked(self, position):
         pass
+
+    def toggle(self):
+        """Playing <-> Paused, said in PropertiesChanged with the status alone."""
+        self.status = "Paused" if self.status == "Playing" else "Playing"
+        self.PropertiesChanged(PLAYER, dbus.Dictionary(
+            {"PlaybackStatus": dbus.String(self.status)}, signature="sv"),
+            dbus.Array([], signature="s"))
+        say("toggled " + self.status)
+        return True
 
     def seek(self):
         self.options.position = self.options.seek_to
@@ -261,6 +275,8 @@ def main():
         GLib.timeout_add(300, lambda: flood(player, options) and False)
     if options.seek_after:
         GLib.timeout_add(int(options.seek_after * 1000), player.seek)
+    if options.toggle_every:
+        GLib.timeout_add(int(options.toggle_every * 1000), player.toggle)
     GLib.MainLoop().run()
 
 

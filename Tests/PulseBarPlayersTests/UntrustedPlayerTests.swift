@@ -134,7 +134,7 @@ import Testing
       (180_000_000, 180), (7 * 86_400 * 1e6, 7 * 86_400),
     ] as [(Double, Double?)])
   func lengthsAreBelievedOnlyWhenSensible(microseconds: Double, seconds: Double?) {
-    #expect(BusMessage.validLength(microseconds: microseconds) == seconds)
+    #expect(PlayerValueBounds.length(microseconds: microseconds) == seconds)
   }
 }
 

@@ -3,14 +3,17 @@
 ///
 /// MPRIS sends no signal as the position moves, only when it jumps (`Seeked`) or when asked
 /// (`Position`): so the value is a sample plus the time it was taken, and a reader asks
-/// ``seconds(at:)`` for the position now. Always within 0…length (when the length is known).
+/// ``seconds(at:)`` for the position now. Always within 0…length (when the length is known)
+/// and within ``PlayerValueBounds``, whatever it is given: its numbers come from any program
+/// on the bus, and every operation on them is total (no conversion or arithmetic can trap).
 /// Times are seconds of one monotonic clock, injected (the engine's; tests' exact times).
 package struct PlaybackPosition: Sendable, Equatable {
   /// The position at ``sampledAt``, microseconds.
   package private(set) var microseconds: Int64
   /// When ``microseconds`` was true, monotonic seconds.
   package private(set) var sampledAt: Double
-  /// Playback rate (1 normal, 2 double speed); a non-positive or non-finite rate counts as 1.
+  /// Playback rate (1 normal, 2 double speed), within ``PlayerValueBounds/rateRange``: a
+  /// non-positive or non-finite rate counts as 1.
   package private(set) var rate: Double
   package private(set) var status: PlayerStatus
   /// The track's length in seconds, when known.
@@ -20,25 +23,25 @@ package struct PlaybackPosition: Sendable, Equatable {
     microseconds: Int64, at time: Double, rate: Double = 1, status: PlayerStatus,
     length: Double? = nil
   ) {
-    self.microseconds = max(0, microseconds)
+    self.microseconds = PlayerValueBounds.position(microseconds: microseconds) ?? 0
     sampledAt = time
-    self.rate = rate.isFinite && rate > 0 ? rate : 1
+    self.rate = PlayerValueBounds.rate(rate)
     self.status = status
     self.length = length
   }
 
   /// The position at `time` in seconds: moving at ``rate`` while playing, clamped to the
-  /// track.
+  /// track and to ``PlayerValueBounds/maximumPositionSeconds``.
   package func seconds(at time: Double) -> Double {
     var seconds = Double(microseconds) / 1_000_000
     if status == .playing && time > sampledAt { seconds += (time - sampledAt) * rate }
     if let length, length > 0 { seconds = min(seconds, length) }
-    return max(0, seconds)
+    return PlayerValueBounds.positionSeconds(seconds)
   }
 
   /// `Seeked(position)` or a fresh `Position` reply at `time`.
   package mutating func seeked(to microseconds: Int64, at time: Double) {
-    self.microseconds = max(0, microseconds)
+    self.microseconds = PlayerValueBounds.position(microseconds: microseconds) ?? 0
     sampledAt = time
   }
 
@@ -52,10 +55,11 @@ package struct PlaybackPosition: Sendable, Equatable {
   /// `Rate` changed at `time`.
   package mutating func rateChanged(to rate: Double, at time: Double) {
     anchor(at: time)
-    self.rate = rate.isFinite && rate > 0 ? rate : 1
+    self.rate = PlayerValueBounds.rate(rate)
   }
 
   private mutating func anchor(at time: Double) {
+    // ``seconds(at:)`` is at most a year: its microseconds fit an Int64 a million times over.
     microseconds = Int64((seconds(at: time) * 1_000_000).rounded())
     sampledAt = max(sampledAt, time)
   }
@@ -67,6 +71,7 @@ package struct PlaybackPosition: Sendable, Equatable {
     guard status == .playing else { return nil }
     let now = seconds(at: time)
     if let length, length > 0, now >= length { return nil }
+    if now >= PlayerValueBounds.maximumPositionSeconds { return nil }
     let step = rate > 1 ? rate.rounded(.up) : 1
     let next = ((now / step).rounded(.down) + 1) * step
     return time + (next - now) / rate
