@@ -23,6 +23,16 @@ package enum BusMessageFuzzing {
     package var length: Double?
     package var position: Int64?
     package var rate: Double?
+
+    init(_ properties: PlayerProperties) {
+      status = properties.status
+      title = properties.metadata?.title
+      artist = properties.metadata?.artist
+      album = properties.metadata?.album
+      length = properties.metadata?.length
+      position = properties.position
+      rate = properties.rate
+    }
   }
 
   /// The running bus messages are made on, as its address (0 where sd-bus would not start
@@ -54,13 +64,21 @@ package enum BusMessageFuzzing {
   /// Builds a message from `input` and reads it; `nil` when sd-bus refused to build it (an
   /// invalid key or string, which a bus would refuse too).
   package static func read(_ input: UnsafeRawBufferPointer) -> Outcome? {
-    bus.withLock { address -> Outcome? in
+    properties(input).map(Outcome.init)
+  }
+
+  /// The properties read from the message `input` builds (what ``read(_:)`` reports), for
+  /// the whole player path (``PlayerPathFuzzing``).
+  static func properties(_ input: UnsafeRawBufferPointer) -> PlayerProperties? {
+    bus.withLock { address -> PlayerProperties? in
       guard let client = OpaquePointer(bitPattern: address) else { return nil }
-      return read(input, on: client)
+      return properties(input, on: client)
     }
   }
 
-  private static func read(_ input: UnsafeRawBufferPointer, on bus: OpaquePointer) -> Outcome? {
+  private static func properties(_ input: UnsafeRawBufferPointer, on bus: OpaquePointer)
+    -> PlayerProperties?
+  {
     var raw: OpaquePointer?
     guard
       sd_bus_message_new_signal(
@@ -79,11 +97,7 @@ package enum BusMessageFuzzing {
       sd_bus_message_rewind(raw, 1) >= 0
     else { return nil }
     guard message.readString() == PlayerSession.playerInterface else { return nil }
-    let properties = message.readPlayerProperties()
-    return Outcome(
-      status: properties.status, title: properties.metadata?.title,
-      artist: properties.metadata?.artist, album: properties.metadata?.album,
-      length: properties.metadata?.length, position: properties.position, rate: properties.rate)
+    return message.readPlayerProperties()
   }
 
   fileprivate static func append(string: String, to message: OpaquePointer) -> Bool {

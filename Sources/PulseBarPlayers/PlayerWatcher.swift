@@ -357,12 +357,7 @@ final class PlayerSession {
   private func apply(properties message: BusMessage, to names: [String]) -> Bool {
     let now = monotonicSeconds()
     let properties = message.readPlayerProperties()
-    for name in names {
-      if let metadata = properties.metadata { registry.update(name, metadata: metadata) }
-      if let position = properties.position { registry.update(name, position: position, at: now) }
-      if let rate = properties.rate { registry.update(name, rate: rate, at: now) }
-      if let status = properties.status { registry.update(name, status: status, at: now) }
-    }
+    for name in names { registry.apply(properties, to: name, at: now) }
     let movesPosition =
       properties.status != nil || properties.metadata != nil || properties.rate != nil
     changed = true

@@ -51,4 +51,37 @@ import Testing
     #expect(position.position == 1_000_000)
     #expect(position.rate == 2)
   }
+
+  /// The whole player path (``PlayerPathFuzzing``) over every seed with elapsed times from none
+  /// to years, and over the numbers that trapped the daemon: a `Position` of `Int64.max`
+  /// re-anchored by a status change, and a `Rate` of 1e308 times days.
+  @Test func thePlayerPathKeepsItsBounds() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.corpus).sorted()
+    var inputs = try names.map {
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + $0)))
+    }
+    // Position x Int64.max; Position x Int64.max - 1 and Rate d 1e308 (0x7FE1CCF385EBC8A0).
+    inputs.append([2, 1, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+    inputs.append(
+      [
+        2, 1, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE, 3, 3, 0x7F, 0xE1, 0xCC, 0xF3, 0x85,
+        0xEB, 0xC8, 0xA0,
+      ])
+    for input in inputs {
+      for elapsed: [UInt8] in [[0, 0, 0, 0], [0, 0x2F, 0x76, 0x00], [0xFF, 0xFF, 0xFF, 0xFF]] {
+        let bytes = input + elapsed
+        guard let outcome = bytes.withUnsafeBytes({ PlayerPathFuzzing.drive($0) }) else { continue }
+        if let position = outcome.position {
+          #expect(position >= 0 && position <= PlayerValueBounds.maximumPositionSeconds)
+        }
+        if let position = outcome.boundary.position {
+          #expect(position <= PlayerValueBounds.maximumPositionMicroseconds)
+        }
+        #expect(outcome.lines.count == 3)
+        for line in outcome.lines {
+          #expect(line.last == "\n" && line.dropLast().allSatisfy { $0 != "\n" }, "\(line)")
+        }
+      }
+    }
+  }
 }
