@@ -129,9 +129,10 @@ import Testing
     #expect(try tooltip() == "Stopped Song Title sink")
     renderer.nowPlaying = NowPlaying(player: "mpv", status: .playing, title: "Next")
     #expect(try tooltip() == "Stopped Next sink")
-    #expect(try tooltip(connected: false) == "Stopped Next audio server unreachable")
+    #expect(try tooltip(connected: false) == "Disconnected Next audio server unreachable")
     scene.advance(to: 0.1, activity: .running, signalPresent: true, onset: false)
-    #expect(try tooltip(connected: false) == "Playing Next audio server unreachable")
+    #expect(try tooltip(connected: false) == "Disconnected Next audio server unreachable")
+    #expect(try tooltip() == "Playing Next sink")
   }
 
   // MARK: - Hiding

@@ -39,13 +39,13 @@ struct HostilePlayerTests {
 
     deinit { MPRISEndToEndTests.stop(players: players, daemon: daemon, bus: bus, server: server) }
 
-    /// Starts a fake player with `arguments`; waits for its "ready" line.
+    /// Starts a fake player with `arguments`; waits for its "ready" line (after "playing PID").
     @discardableResult
     func fake(_ arguments: [String]) throws -> ChildProcess {
       let player = try ChildProcess(
         "/usr/bin/python3", [HostilePlayerTests.script] + arguments, environment: environment)
       players.append(player)
-      let ready = player.readLine(timeout: 10)
+      let ready = player.waitForLine(timeout: 10) { $0 == "ready" }
       try #require(ready == "ready", "the fake player did not start: \(player.standardError)")
       return player
     }

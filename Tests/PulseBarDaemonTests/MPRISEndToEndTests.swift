@@ -160,7 +160,7 @@ struct MPRISEndToEndTests {
     #expect(desktop.waitForFrame(timeout: 3) { $0.state == "paused" } != nil)
   }
 
-  @Test("a paused player does not hide another program's sound")
+  @Test("a paused player does not hide another program's sound, nor take credit for it")
   func pausedPlayerDoesNotHideOthers() throws {
     let desktop = try Desktop()
     _ = try desktop.play([desktop.first], paused: true)
@@ -172,6 +172,9 @@ struct MPRISEndToEndTests {
     let playing = desktop.waitForFrame(timeout: 3) { $0.state == "playing" }
     #expect(playing != nil, "paplay's tone never showed as playing")
     #expect((playing?.1 ?? 99) < 1.2, "playing after \(playing?.1 ?? -1) s")
+    // Told once: the paused player's track never sits beside the other program's sound.
+    #expect(playing?.0.string("title") == nil, "the tone was credited to the paused player")
+    #expect(playing?.0.string("player") == nil)
     tone.send(SIGKILL)
   }
 

@@ -68,14 +68,17 @@ package final class FramePipeline {
   /// True when the last frame's peak reached the noise floor (``silenceLevel``).
   package private(set) var signalPresent = false
   /// The active MPRIS player and its track: its status steers the scene's state, its texts go
-  /// to every renderer (escaped there once per change, never per frame).
+  /// to every renderer while ``PlayerAttribution`` shows them (escaped there once per change,
+  /// never per frame).
   package var nowPlaying: NowPlaying? {
     didSet {
       guard nowPlaying != oldValue else { return }
       playerStatus = nowPlaying?.status
-      for consumer in consumers { consumer.renderer.nowPlaying = nowPlaying }
+      attributePlayer(changed: true)
     }
   }
+  /// Whether the renderers were handed ``nowPlaying`` (``PlayerAttribution``).
+  private var playerShown = false
   /// The audio is known to be someone else's than the active player's, which does not play
   /// (`input.scope = player`): the player's `Paused` does not hold the state, the audio decides.
   package var othersPlay = false
@@ -135,7 +138,7 @@ package final class FramePipeline {
     let layout = try layoutIndex(bars: key.bars)
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
-    renderer.nowPlaying = nowPlaying
+    renderer.nowPlaying = playerShown ? nowPlaying : nil
     let gate = FrameRateGate(fps: key.fps, pipelineFPS: frameRate)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
@@ -239,8 +242,18 @@ package final class FramePipeline {
     finishFrame()
   }
 
+  /// Hands the renderers the player, or none, as ``PlayerAttribution`` decides for the state
+  /// now: per frame it only compares, and renderers hear of it only when it changes.
+  private func attributePlayer(changed: Bool) {
+    let shows = PlayerAttribution.showsPlayer(playerStatus, beside: scene.state)
+    guard changed || shows != playerShown else { return }
+    playerShown = shows
+    for consumer in consumers { consumer.renderer.nowPlaying = shows ? nowPlaying : nil }
+  }
+
   private func finishFrame() {
     frameCount += 1
+    attributePlayer(changed: false)
     visibility.advance(to: time, state: scene.state, sound: signalPresent)
     for (index, layout) in layouts.enumerated() {
       scene.composeBars(live: layout.heights, into: displayBars[index])
@@ -306,7 +319,7 @@ package final class FramePipeline {
   /// progress, or the player is not playing. The engine wakes then to render (at most once a
   /// second; never while paused or stopped), passing the clock as ``FrameInfo/clock``.
   package func nextPositionChange(after clock: Double) -> Double? {
-    guard consumers.contains(where: { $0.renderer.showsPosition }) else { return nil }
+    guard playerShown, consumers.contains(where: { $0.renderer.showsPosition }) else { return nil }
     return nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
   }
 }

@@ -14,6 +14,8 @@ struct TemplateRenderer {
   let bubbleSlots: Int
   /// Where the player is in its track, when it says.
   private(set) var position: PlaybackPosition?
+  /// Connected to the audio server: `{state}` says `Disconnected` while not.
+  private var connected = true
   /// The clock text of the position, before it is fitted.
   var scratch = ByteLine(capacity: 32)
 
@@ -46,6 +48,7 @@ struct TemplateRenderer {
   /// Fits and escapes the track fields for a new player, track, source or connection.
   mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
     position = nowPlaying?.playbackPosition
+    self.connected = connected
     for index in templates.indices {
       var template = templates[index]
       for item in template.fields.indices where template.fields[item].isTrackField {
@@ -108,7 +111,10 @@ struct TemplateRenderer {
       case .glyph: appendGlyph(scene: scene, width: width, into: &out)
       case .bars: appendBars(bars, width: width, into: &out)
       case .bubbles: appendBubbles(scene: scene, width: width, into: &out)
-      case .state: Self.appendFitted(scene.state.staticTitle, width: width, into: &out)
+      case .state:
+        // With no audio server the scene says stopped whatever the player does: say why.
+        Self.appendFitted(
+          connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
       case .player, .title, .artist, .album, .length, .source: out.append(template.values[item])
