@@ -1,4 +1,5 @@
 import PulseBarCore
+import Synchronization
 
 /// The whole player path for the `fuzz-bus-message` harness and its corpus test: a real
 /// sd-bus message built from the input (``BusMessageFuzzing``) is read at the bus boundary,
@@ -44,21 +45,44 @@ package enum PlayerPathFuzzing {
     registry.update(busName, status: .playing, at: start + elapsed)
     let clock = start + elapsed * 2
     let nowPlaying = registry.nowPlaying
-    var configuration = Configuration()
-    configuration.text = template
-    configuration.markup = .pango
-    let scene = Scene(configuration: configuration)
-    let bars = [Float](repeating: 0.5, count: configuration.bars)
-    let info = FrameInfo(time: 1, source: "fuzz.monitor", connected: true, clock: clock)
-    var lines: [String] = []
-    for format in [OutputFormat.text, .waybar, .json] {
-      let renderer = FrameRenderer(format: format, configuration: configuration)
-      renderer.nowPlaying = nowPlaying
-      _ = bars.withUnsafeBufferPointer { renderer.render(scene: scene, bars: $0, info: info) }
-      lines.append(String(decoding: renderer.line.bytes, as: UTF8.self))
-    }
+    let lines = renderers.withLock { $0.render(nowPlaying, clock: clock) }
     return Outcome(
       boundary: BusMessageFuzzing.Outcome(properties),
       position: nowPlaying?.playbackPosition?.seconds(at: clock), lines: lines)
+  }
+
+  /// One renderer per format and a scene, made once: making them costs far more than a frame,
+  /// and the engine too keeps its renderers and hands each a new player.
+  private static let renderers = Mutex(Renderers())
+
+  /// The renderers of ``template`` in text (with Pango markup), waybar and json.
+  private struct Renderers: ~Copyable {
+    let configuration: Configuration
+    let scene: Scene
+    let formats: [FrameRenderer]
+    let bars: [Float]
+
+    init() {
+      var configuration = Configuration()
+      configuration.text = PlayerPathFuzzing.template
+      configuration.markup = .pango
+      self.configuration = configuration
+      scene = Scene(configuration: configuration)
+      formats = [OutputFormat.text, .waybar, .json].map {
+        FrameRenderer(format: $0, configuration: configuration)
+      }
+      bars = [Float](repeating: 0.5, count: configuration.bars)
+    }
+
+    /// Each format's line for `nowPlaying` at `clock` (the last written one when it did not
+    /// change).
+    func render(_ nowPlaying: NowPlaying?, clock: Double) -> [String] {
+      let info = FrameInfo(time: 1, source: "fuzz.monitor", connected: true, clock: clock)
+      return formats.map { renderer in
+        renderer.nowPlaying = nowPlaying
+        _ = bars.withUnsafeBufferPointer { renderer.render(scene: scene, bars: $0, info: info) }
+        return String(decoding: renderer.line.bytes, as: UTF8.self)
+      }
+    }
   }
 }
