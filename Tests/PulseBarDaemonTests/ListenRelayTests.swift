@@ -9,9 +9,10 @@ import Testing
 @Suite struct ListenRelayTests {
   /// Feeds `chunks` one read each; returns the writes and the relay.
   private static func relay(
-    _ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64
+    _ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64,
+    emptyLine: [UInt8]? = nil
   ) -> (writes: [String], relay: ListenRelay, refused: String?) {
-    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity)
+    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity, emptyLine: emptyLine)
     var writes: [String] = []
     for chunk in chunks {
       var bytes = Array(chunk.utf8)[...]
@@ -94,5 +95,15 @@ import Testing
     let text = Self.relay(["a\n\n"], format: .text)
     #expect(String(decoding: text.relay.shownLine, as: UTF8.self) == "a")
     #expect(Self.relay(["0;1;\n"], format: nil).relay.shownLine.isEmpty)
+  }
+
+  /// Under i3blocks an empty (hidden) line goes out as a lone NUL, which i3blocks 1.4 takes as
+  /// an empty text (it ignores an empty line); the lines around it are unchanged.
+  @Test func anEmptyLineCanBeReplaced() {
+    let nul: [UInt8] = [0, 10]
+    let (writes, relay, _) = Self.relay(["► a\n\n", "\nb\n\nc\n"], format: .text, emptyLine: nul)
+    #expect(writes == ["► a\n", "\0\n", "\0\n", "b\n", "\0\n", "c\n"])
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == "c")
+    #expect(Self.relay(["a\n\nb\n"], format: .text).writes == ["a\n\nb\n"])
   }
 }

@@ -110,6 +110,9 @@ package enum ListenCommand {
     let shownFormat = request.format ?? configuration.format
     let shownBars = request.bars ?? configuration.bars
     var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
+    // i3blocks (it sets BLOCK_NAME) ignores an empty line: a lone NUL hides its block.
+    let emptyLine: [UInt8]? =
+      shownFormat == .text && environment("BLOCK_NAME") != nil ? [0, 10] : nil
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
     var refusal: String?
@@ -120,7 +123,7 @@ package enum ListenCommand {
       case .failure(let error): reason = error.description
       case .success(let socket):
         let outcome = stream(
-          socket, request: line, signals: signals, width: &width)
+          socket, request: line, signals: signals, width: &width, emptyLine: emptyLine)
         socket.closeQuietly()
         switch outcome {
         case .finished: return 0
@@ -176,10 +179,11 @@ package enum ListenCommand {
 
   private static func stream(
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
-    width: inout LiveLineWidth
+    width: inout LiveLineWidth, emptyLine: [UInt8]?
   ) -> StreamOutcome {
     guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
-    var relay = ListenRelay(keepingShownLinesOf: width.cells == nil ? nil : width.format)
+    var relay = ListenRelay(
+      keepingShownLinesOf: width.cells == nil ? nil : width.format, emptyLine: emptyLine)
     // The newest line that showed something sets the width the offline line is padded to.
     defer { if !relay.shownLine.isEmpty { width.learn(from: relay.shownLine) } }
     var poll = PollSet()

@@ -32,6 +32,8 @@ struct ListenRelay {
   private var linesEnd = 0
   /// The bytes before this were scanned for a newline and hold none after ``linesEnd``.
   private var scanned = 0
+  /// What an empty line is written as (`nil`: as itself); see ``init(keepingShownLinesOf:capacity:emptyLine:)``.
+  private let emptyLine: [UInt8]?
   /// The newest line that shows something (a waybar `text` or a text line that is not
   /// empty), without its newline; empty until one came or when no width is kept.
   private(set) var shownLine: [UInt8] = []
@@ -40,10 +42,16 @@ struct ListenRelay {
   /// Whether any line other than an error has come.
   private(set) var sawFrames = false
 
-  /// A relay for lines of `format`; `nil` keeps no line for a width.
-  init(keepingShownLinesOf format: OutputFormat?, capacity: Int = maximumLine) {
+  /// A relay for lines of `format`; `nil` keeps no line for a width. `emptyLine` replaces
+  /// every empty line (a hidden text module): i3blocks 1.4 ignores an empty line, and takes
+  /// a lone NUL as an empty text, which hides the block.
+  init(
+    keepingShownLinesOf format: OutputFormat?, capacity: Int = maximumLine,
+    emptyLine: [UInt8]? = nil
+  ) {
     buffer = [UInt8](repeating: 0, count: capacity)
     self.format = format
+    self.emptyLine = emptyLine
     if format != nil { shownLine.reserveCapacity(1024) }
   }
 
@@ -83,7 +91,9 @@ struct ListenRelay {
   /// shows something and moves the cut line's start to the front. Returns what `write` did.
   mutating func withLines(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
     let end = linesEnd
-    let written = buffer.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+    let written = buffer.withUnsafeBytes {
+      writeReplacingEmptyLines(UnsafeRawBufferPointer(rebasing: $0[..<end]), write)
+    }
     keepShownLine(endingAt: end - 1)
     let rest = filled - end
     if rest > 0 {
@@ -95,6 +105,23 @@ struct ListenRelay {
     scanned = rest
     linesEnd = 0
     return written
+  }
+
+  /// Writes `lines` whole, or, with ``emptyLine``, in pieces around each empty line.
+  private func writeReplacingEmptyLines(
+    _ lines: UnsafeRawBufferPointer, _ write: (UnsafeRawBufferPointer) -> Bool
+  ) -> Bool {
+    guard let emptyLine else { return write(lines) }
+    var start = 0
+    for index in lines.indices
+    where lines[index] == Self.newline && (index == 0 || lines[index - 1] == Self.newline) {
+      if index > start, !write(UnsafeRawBufferPointer(rebasing: lines[start..<index])) {
+        return false
+      }
+      guard emptyLine.withUnsafeBytes(write) else { return false }
+      start = index + 1
+    }
+    return start == lines.count || write(UnsafeRawBufferPointer(rebasing: lines[start...]))
   }
 
   private static let newline = UInt8(ascii: "\n")
