@@ -110,9 +110,7 @@ package enum ListenCommand {
     let shownFormat = request.format ?? configuration.format
     let shownBars = request.bars ?? configuration.bars
     var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
-    // i3blocks (it sets BLOCK_NAME) ignores an empty line: a lone NUL hides its block.
-    let emptyLine: [UInt8]? =
-      shownFormat == .text && environment("BLOCK_NAME") != nil ? [0, 10] : nil
+    let emptyLine = emptyLineReplacement(format: shownFormat)
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
     var refusal: String?
@@ -154,11 +152,14 @@ package enum ListenCommand {
         ?? offlineFrame(
           format: shownFormat, bars: shownBars, configuration: configuration, width: width)
       guard Console.output(frame) else { return 0 }
-      switch wait(.seconds(retry.after), signals: signals) {
-      case .finished: return 0
-      case .timedOut: continue
-      }
+      if case .finished = wait(.seconds(retry.after), signals: signals) { return 0 }
     }
+  }
+
+  /// What an empty (hidden) text line is written as: i3blocks (it sets BLOCK_NAME) ignores an
+  /// empty line, and takes a lone NUL as an empty text, which hides its block.
+  private static func emptyLineReplacement(format: OutputFormat) -> [UInt8]? {
+    format == .text && environment("BLOCK_NAME") != nil ? [0, 10] : nil
   }
 
   // MARK: - Streaming
