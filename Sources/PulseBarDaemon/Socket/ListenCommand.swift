@@ -182,7 +182,9 @@ package enum ListenCommand {
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
     width: inout LiveLineWidth, emptyLine: [UInt8]?
   ) -> StreamOutcome {
-    guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
+    // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
+    // and closed before the request went out, and its answer is still there to read.
+    _ = try? socket.writeAll(request)
     var relay = ListenRelay(
       keepingShownLinesOf: width.cells == nil ? nil : width.format, emptyLine: emptyLine)
     // The newest line that showed something sets the width the offline line is padded to.
