@@ -18,7 +18,7 @@ import Testing
   }
 
   /// A pipeline with one text consumer of ``template``, and a function that plays `seconds`
-  /// of a tone (or silence) and returns the last line written.
+  /// of a tone (or silence) and returns the last line written, its padding cut.
   static func pipeline() throws -> (FramePipeline, (Double, Bool) -> String?) {
     var configuration = Configuration()
     configuration.text = template
@@ -36,7 +36,9 @@ import Testing
         }
         pipeline.renderConsumers(info: FrameInfo(time: 0, source: "out.monitor", connected: true))
         if let line = pipeline.changedLine(consumer) {
-          last = String(decoding: line.bytes.dropLast(), as: UTF8.self)
+          // Without the padding to the widest line (figure spaces), which keeps its width.
+          let text = String(decoding: line.bytes.dropLast(), as: UTF8.self)
+          last = String(text.reversed().drop { $0 == "\u{2007}" }.reversed())
         }
       }
       return last

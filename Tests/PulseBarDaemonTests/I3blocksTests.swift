@@ -102,4 +102,50 @@ struct I3blocksTests {
     daemon.send(SIGTERM)
     #expect(try daemon.waitForExit(timeout: 5) == 0)
   }
+
+  /// `output.hide_when`: i3blocks 1.4 ignores an empty line, so the block stayed; listen writes
+  /// a lone NUL there instead (i3blocks sets BLOCK_NAME), and the block leaves the status line.
+  /// The blocks on either side stay.
+  @Test func hideWhenHidesTheBlock() throws {
+    guard access("/usr/bin/i3blocks", X_OK) == 0 else {
+      Issue.record("i3blocks is not installed (apt-get install i3blocks)")
+      return
+    }
+    let server = try PrivatePulseServer()
+    defer { server.stop() }
+    let snippet = try readTextFile(PackageRoot.path + "/config/examples/i3blocks.conf")
+    let config = server.directory + "/i3blocks.conf"
+    try writeTextFile(
+      config, "[left]\nfull_text=L\n\n" + snippet + "\n[right]\nfull_text=R\n")
+    var environment = server.environment
+    environment["PATH"] =
+      PackageRoot.path + "/.build/debug:" + (getenv("PATH").map { String(cString: $0) } ?? "/bin")
+    environment["XDG_CONFIG_HOME"] = server.directory
+    let daemonConfig = server.directory + "/daemon.conf"
+    try writeTextFile(daemonConfig, "[output]\nhide_when = not_playing\nhide_after = 1\n")
+    let daemon = try ChildProcess(
+      TestDaemon.binary,
+      ["run", "--input", "pulse", "--socket", "--no-stdout", "--config", daemonConfig],
+      environment: environment)
+    defer {
+      daemon.send(SIGTERM)
+      _ = try? daemon.waitForExit(timeout: 5)
+    }
+    try #require(eventually(timeout: 10) { access(server.directory + "/pulsebar.sock", F_OK) == 0 })
+    let bar = try Bar(config: config, environment: environment)
+    var names: [String] = []
+    func blockNames(_ line: String) -> [String] {
+      var body = Substring(line)
+      if body.hasPrefix(",") { body = body.dropFirst() }
+      return JSONValue.parse(String(body))?.array?.compactMap { $0["name"]?.string } ?? []
+    }
+    // i3blocks leaves a block out until its first line: the stopped line first, then none.
+    let shown = bar.process.waitForLine(timeout: 10) { blockNames($0).contains("pulsebar") }
+    try #require(shown != nil, "the block never showed")
+    let hidden = bar.process.waitForLine(timeout: 15) { line in
+      names = blockNames(line)
+      return names == ["left", "right"]
+    }
+    #expect(hidden != nil, "the block never left the line: names \(names)")
+  }
 }

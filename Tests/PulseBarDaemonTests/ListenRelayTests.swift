@@ -8,10 +8,11 @@ import Testing
 /// for the offline line's width (measured once, not per line).
 @Suite struct ListenRelayTests {
   /// Feeds `chunks` one read each; returns the writes and the relay.
-  private static func relay(_ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64)
-    -> (writes: [String], relay: ListenRelay, refused: String?)
-  {
-    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity)
+  private static func relay(
+    _ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64,
+    emptyLine: [UInt8]? = nil
+  ) -> (writes: [String], relay: ListenRelay, refused: String?) {
+    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity, emptyLine: emptyLine)
     var writes: [String] = []
     for chunk in chunks {
       var bytes = Array(chunk.utf8)[...]
@@ -25,6 +26,7 @@ import Testing
       }
       switch relay.take() {
       case .partial: continue
+      case .overlong: return (writes, relay, "overlong")
       case .error(let message): return (writes, relay, message)
       case .lines:
         let written = relay.withLines { bytes in
@@ -44,10 +46,34 @@ import Testing
     #expect(String(decoding: relay.shownLine, as: UTF8.self) == "ef")
   }
 
-  @Test func aLineLongerThanTheBufferGrowsIt() {
-    let long = String(repeating: "x", count: 100)
-    let (writes, _, _) = Self.relay([String(long.prefix(60)), String(long.dropFirst(60)) + "\n"])
-    #expect(writes == [long + "\n"])
+  /// A line as long as the buffer fits; one byte more is overlong (the listener drops the
+  /// connection), and the buffer never grows: 64 KiB by default.
+  @Test func aLineLongerThanTheBufferIsOverlong() {
+    let fits = String(repeating: "x", count: 63) + "\n"
+    #expect(Self.relay([String(fits.prefix(40)), String(fits.dropFirst(40))]).writes == [fits])
+    let long = String(repeating: "x", count: 64)
+    let (writes, _, ended) = Self.relay([String(long.prefix(60)), String(long.dropFirst(60)), "\n"])
+    #expect(writes.isEmpty && ended == "overlong")
+    #expect(ListenRelay.maximumLine == 65536)
+    var relay = ListenRelay(keepingShownLinesOf: .text)
+    var fed = 0
+    while relay.take() != .overlong && fed <= 1 << 20 {
+      fed += relay.receive { space in
+        space.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "y"))
+        return min(space.count, 1000)
+      }
+    }
+    #expect(fed == 65536, "an unterminated line is cut off at 64 KiB")
+  }
+
+  /// Each byte is scanned for a newline once, however the reads cut a long line: a line of
+  /// 60,000 bytes read one byte at a time costs 60,000 steps, not 1.8 billion.
+  @Test func theNewlineScanIsLinear() {
+    let line = String(repeating: "z", count: 60000) + "\n" + "tail"
+    let chunks = line.map { String($0) }
+    let (writes, relay, _) = Self.relay(chunks, format: .text, capacity: 65536)
+    #expect(writes.count == 1 && writes[0].utf8.count == 60001)
+    #expect(relay.bytesScanned == line.utf8.count, "scanned \(relay.bytesScanned) bytes")
   }
 
   @Test func theDaemonsRefusalIsNoFrame() {
@@ -69,5 +95,15 @@ import Testing
     let text = Self.relay(["a\n\n"], format: .text)
     #expect(String(decoding: text.relay.shownLine, as: UTF8.self) == "a")
     #expect(Self.relay(["0;1;\n"], format: nil).relay.shownLine.isEmpty)
+  }
+
+  /// Under i3blocks an empty (hidden) line goes out as a lone NUL, which i3blocks 1.4 takes as
+  /// an empty text (it ignores an empty line); the lines around it are unchanged.
+  @Test func anEmptyLineCanBeReplaced() {
+    let nul: [UInt8] = [0, 10]
+    let (writes, relay, _) = Self.relay(["► a\n\n", "\nb\n\nc\n"], format: .text, emptyLine: nul)
+    #expect(writes == ["► a\n", "\0\n", "\0\n", "b\n", "\0\n", "c\n"])
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == "c")
+    #expect(Self.relay(["a\n\nb\n"], format: .text).writes == ["a\n\nb\n"])
   }
 }

@@ -54,6 +54,28 @@ import Testing
     #expect(json.cells == nil && json.padded("Ø") == "Ø")
   }
 
+  /// The width of a text line is its visible cells in whatever markup the daemon writes
+  /// (Pango, polybar, ANSI, read from the line), never its bytes; a padded offline line stays
+  /// within 1,000 bytes and whole characters (i3blocks cuts at 1,024).
+  @Test(arguments: [
+    ##"<span foreground="#ff0000">►</span> ▁▂ 日本 a &amp; b"##,
+    "%{F#ff0000}►%{F-} ▁▂ 日本 a & b",
+    "\u{1B}[38;2;255;0;0m►\u{1B}[39m ▁▂ 日本 a & b",
+    "► ▁▂ 日本 a & b",
+  ])
+  func textWidthIsVisibleCellsInEveryMarkup(line: String) {
+    var width = LiveLineWidth(format: .text, bars: 8, configuration: Configuration())
+    width.learn(from: Array(line.utf8))
+    #expect(width.cells == 15, "\(line.debugDescription)")
+    width.learn(from: Array(String(repeating: "日", count: 900).utf8))
+    #expect(width.cells == 1800)
+    let padded = width.padded("Ø語")
+    #expect(padded.utf8.count <= 1000 && padded.utf8.count > 996, "\(padded.utf8.count) bytes")
+    #expect(padded.hasPrefix("Ø語\u{2007}") && padded.hasSuffix("\u{2007}"))
+    let long = width.padded("Ø" + String(repeating: "語", count: 400))
+    #expect(long.utf8.count == 998 && long.hasSuffix("語"), "cut between characters")
+  }
+
   /// A daemon whose lines are wider than the listener's config says (a title area): once its
   /// frames arrived and it is killed, the offline line has their width.
   @Test func offlineLineHasTheWidthTheDaemonSent() throws {

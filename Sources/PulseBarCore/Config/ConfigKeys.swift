@@ -89,7 +89,7 @@ package enum ConfigKeys {
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     .template(
       "output", "text", \.text,
-      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells"
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells; a line whose fields lost their values is padded to the widest since the track changed"
     ),
     .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),

@@ -18,6 +18,10 @@ struct TemplateRenderer {
   private var connected = true
   /// The clock text of the position, before it is fitted.
   var scratch = ByteLine(capacity: 32)
+  /// The widest line ``padToWidest(_:from:)`` saw since the track last changed (cells).
+  private(set) var widestLine = 0
+  /// The title, artist and album that line was drawn for.
+  private var widestTrack: [String?] = []
 
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
@@ -49,6 +53,12 @@ struct TemplateRenderer {
   mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
     position = nowPlaying?.playbackPosition
     self.connected = connected
+    // A new track starts a new width; a player that lost its title (stopped) keeps the last.
+    let track = [nowPlaying?.title, nowPlaying?.artist, nowPlaying?.album]
+    if !(nowPlaying?.title ?? "").isEmpty && track != widestTrack {
+      widestTrack = track
+      widestLine = 0
+    }
     for index in templates.indices {
       var template = templates[index]
       for item in template.fields.indices where template.fields[item].isTrackField {
@@ -123,6 +133,26 @@ struct TemplateRenderer {
       previous = item
     }
     template.literals.withGlyph(CompiledTemplate.suffix) { out.append($0) }
+  }
+
+  /// Pads the text from byte `start` of `line` with figure spaces to the widest line drawn
+  /// since the track changed, so a template keeps one width while fields come and go
+  /// (playing, paused and stopped). Counts the visible cells in the line's markup.
+  mutating func padToWidest(_ line: inout ByteLine, from start: Int) {
+    let markup: VisibleCells.Markup =
+      switch (dialect.inJSON, dialect.colors) {
+      case (true, _): .pangoInJSON
+      case (false, .none): .none
+      case (false, .pango): .pango
+      case (false, .polybar): .polybar
+      case (false, .ansi): .ansi
+      }
+    let cells = VisibleCells.count(line.bytes[start...], markup: markup)
+    guard cells < widestLine else {
+      widestLine = cells
+      return
+    }
+    for _ in cells..<widestLine { line.append(Self.figureSpace) }
   }
 
   private func isPresent(_ field: Template.Field, value: ByteLine, seconds: Double?) -> Bool {

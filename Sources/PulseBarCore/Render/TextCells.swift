@@ -56,12 +56,20 @@ package enum TextCells {
 
   /// Cells `text` takes.
   package static func width(of text: String) -> Int {
-    text.reduce(0) { $0 + width(of: $1) }
+    var counter = CellCounter()
+    for scalar in text.unicodeScalars { counter.add(scalar) }
+    return counter.cells
   }
 
-  /// Cells one character takes: its first scalar's.
+  /// Cells one character (grapheme cluster) takes, as ``CellCounter`` counts it.
   package static func width(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
+    var counter = CellCounter()
+    for scalar in character.unicodeScalars { counter.add(scalar) }
+    return counter.cells
+  }
+
+  /// Cells one scalar takes where it starts a character: 0, 1 or 2.
+  static func startWidth(_ scalar: Unicode.Scalar) -> Int {
     if scalar.value < 0x20 { return 1 }  // shown as a space by `fit`
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format: return 0
@@ -71,7 +79,7 @@ package enum TextCells {
   }
 
   /// East Asian wide or fullwidth, or an emoji shown as a picture.
-  private static func isWide(_ value: UInt32) -> Bool {
+  static func isWide(_ value: UInt32) -> Bool {
     switch value {
     case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0, 0x23F3,
       0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F, 0x2693, 0x26A1, 0x26AA...0x26AB,
@@ -91,6 +99,90 @@ package enum TextCells {
       return true
     default:
       return false
+    }
+  }
+}
+
+/// Counts the cells of a stream of scalars a character (grapheme cluster) at a time, with no
+/// allocation: what ``TextCells`` and a rendered line's width (``VisibleCells``) both use.
+///
+/// A character takes the cells of its first scalar (East Asian wide and fullwidth and emoji
+/// shown as pictures: 2; combining marks and format characters alone: 0; else 1); what joins
+/// it adds none: combining and spacing marks, variation selectors, ZWJ and the scalar after
+/// it, emoji modifiers and tags, the second regional indicator of a flag. VS16 (U+FE0F)
+/// makes a one-cell character an emoji picture, two cells; VS15 (U+FE0E) makes a wide emoji
+/// text, one cell.
+package struct CellCounter: Sendable {
+  package private(set) var cells = 0
+  /// The cells of the character being counted (already in ``cells``).
+  private var current = 0
+  /// The character's first scalar is an emoji (not CJK), so VS15/VS16 change its width.
+  private var emojiBase = false
+  private var afterJoiner = false
+  /// The character is a lone regional indicator a second one would pair with.
+  private var openFlag = false
+
+  package init() {}
+
+  package mutating func add(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    if afterJoiner {
+      afterJoiner = false
+      if value >= 0x20 { return }
+    }
+    switch value {
+    case 0x200D:
+      afterJoiner = true
+      return
+    case 0xFE0F:
+      if current == 1 && emojiBase { grow(to: 2) }
+      return
+    case 0xFE0E:
+      if current == 2 && emojiBase { grow(to: 1) }
+      return
+    case 0xFE00...0xFE0D, 0xE0100...0xE01EF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F:
+      if current > 0 { return }
+    case 0x1F1E6...0x1F1FF:
+      if openFlag {
+        openFlag = false
+        return
+      }
+      start(2, emoji: true)
+      openFlag = true
+      return
+    case 0x1160...0x11FF, 0xD7B0...0xD7FF:  // Hangul medial and final jamo join
+      if current > 0 { return }
+    default: break
+    }
+    if value >= 0x20, current > 0 {
+      switch scalar.properties.generalCategory {
+      case .nonspacingMark, .enclosingMark, .spacingMark: return
+      default: break
+      }
+    }
+    let width = TextCells.startWidth(scalar)
+    start(width, emoji: Self.isEmojiBase(value))
+  }
+
+  private mutating func start(_ width: Int, emoji: Bool) {
+    cells += width
+    current = width
+    emojiBase = emoji
+    openFlag = false
+  }
+
+  private mutating func grow(to width: Int) {
+    cells += width - current
+    current = width
+  }
+
+  /// Pictographs and symbols that have both a text and an emoji presentation.
+  private static func isEmojiBase(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x23, 0x2A, 0x30...0x39, 0xA9, 0xAE, 0x203C...0x2BFF, 0x3030, 0x303D, 0x3297, 0x3299,
+      0x1F000...0x1FAFF:
+      true
+    default: false
     }
   }
 }

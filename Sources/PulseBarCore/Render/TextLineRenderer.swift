@@ -21,6 +21,7 @@ struct TextLineRenderer {
       templates.render(
         LineColors.glyphTag(scene.state), into: &filter.body, scene: scene, bars: bars,
         clock: info.clock)
+      templates.padToWidest(&filter.body, from: 0)
     }
     guard filter.offer() else { return false }
     filter.line.append(filter.written)

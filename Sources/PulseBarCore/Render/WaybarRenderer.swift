@@ -32,6 +32,8 @@ struct WaybarRenderer {
   }
 
   static let tooltip = 3
+  /// Where `text`'s value starts: after `{"text":"`.
+  private static let textStart = 9
 
   mutating func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
     -> Bool
@@ -43,6 +45,7 @@ struct WaybarRenderer {
       templates.render(
         LineColors.glyphTag(state), into: &filter.body, scene: scene, bars: bars,
         clock: info.clock)
+      templates.padToWidest(&filter.body, from: Self.textStart)
     }
     filter.body.append("\",\"alt\":\"")
     filter.body.append(state.staticName)

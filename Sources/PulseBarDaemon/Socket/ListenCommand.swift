@@ -5,20 +5,19 @@ import PulseBarSystem
 /// `pulsebar listen`: reads a running daemon's socket and prints its frames, one per line,
 /// each written (flushed) as it arrives.
 ///
-/// A status-bar module must never die, so while the daemon is unreachable this prints an
-/// offline frame (see ``offlineFrame(format:bars:configuration:width:)``) as wide as the live
-/// lines were, and reconnects with back-off from 100 ms up to 2 s. The offline frame is written
-/// again at each attempt: polybar shows only the first line of what one read of the pipe
-/// returns, so a lone line written once could stay unseen behind the last live frame.
-/// Notes go where ``ListenNotes`` says: never into the bar's text. It exits 0 on SIGTERM or SIGINT and when its stdout
-/// goes away (EPIPE); 2 when the daemon refuses the subscription it asked for.
+/// A status-bar module must never die, so it never exits while its bar reads it: while the
+/// daemon is unreachable this prints an offline frame (see
+/// ``offlineFrame(format:bars:configuration:width:)``) as wide as the live lines were, and
+/// reconnects with back-off from 100 ms up to 2 s. The offline frame is written again at each
+/// attempt: polybar shows only the first line of what one read of the pipe returns, so a lone
+/// line written once could stay unseen behind the last live frame. A broken config (in a key
+/// listen reads: ``ListenConfig``) or a subscription the daemon refuses is one note and an
+/// error frame (``errorFrame(message:format:bars:width:)``), tried again every 2 s. A line over
+/// 64 KiB from the socket drops the connection. Notes go where ``ListenNotes`` says: never into
+/// the bar's text. It exits 0 on SIGTERM or SIGINT and when its stdout goes away (EPIPE).
 package enum ListenCommand {
-  /// The config keys a client chooses: what it asks the daemon for (format, bars, fps), what it
-  /// shows while the daemon is away, and where the socket is. Every other key configures the
-  /// daemon (`pulsebar run`): a listener cannot change how the daemon analyses or renders.
-  package static let clientKeys = [
-    "general.format", "general.bars", "general.fps", "output.offline_text", "socket.path",
-  ]
+  /// The config keys a client chooses (``ListenConfig/clientKeys``).
+  package static let clientKeys = ListenConfig.clientKeys
 
   /// `pulsebar listen [--socket PATH] [--format F] [--bars N] [--fps N] [--config FILE]`.
   ///
@@ -26,41 +25,62 @@ package enum ListenCommand {
   /// asked for (the options win over them), and any daemon-side key in it gets one warning
   /// line naming them all. Without it, listen reads the user's config (the daemon's file) only
   /// for the socket path and `offline_text`, and asks for what the options say (the daemon's
-  /// defaults for the rest), so a daemon's keys there warn nobody.
+  /// defaults for the rest), so a daemon's keys there warn nobody and cannot break it.
   package static func run(_ options: ListenOptions) -> Int32 {
-    var configuration: Configuration
-    var format = options.format
-    var bars = options.bars
-    var fps = options.fps
-    do {
-      if let path = options.configPath {
-        let text = try ConfigLoading.readFile(path, required: true) ?? ""
-        let parsed = try ConfigParser.parseListingKeys(text, file: path)
-        configuration = parsed.configuration
-        if let warning = daemonKeysWarning(file: path, keys: parsed.keys) {
-          ListenNotes().say(warning)
-        }
-        if parsed.keys.contains("general.format") { format = format ?? configuration.format }
-        if parsed.keys.contains("general.bars") { bars = bars ?? configuration.bars }
-        if parsed.keys.contains("general.fps") { fps = fps ?? configuration.fps }
-      } else {
-        configuration = try ConfigLoading.load(path: nil)
-      }
-    } catch {
-      ListenNotes().say("pulsebar: \(error)\n")
-      return 2
+    guard let signals = SignalReceiver.blockingDaemonSignals(command: "pulsebar listen") else {
+      return 1
     }
-    return run(
-      socketPath: options.socketPath ?? "", format: format, bars: bars, fps: fps,
-      configuration: configuration)
+    let notes = ListenNotes()
+    var said: String?
+    while true {
+      let loaded = Result { () throws(ConfigError) in try load(options) }
+      switch loaded {
+      case .success(let (configuration, request, warning)):
+        if let warning { notes.say(warning) }
+        return run(
+          socketPath: options.socketPath ?? "", request: request, configuration: configuration,
+          signals: signals, notes: notes)
+      case .failure(let error):
+        if said != error.description { notes.say("pulsebar listen: \(error)\n") }
+        said = error.description
+        let format = options.format ?? Configuration().format
+        let bars = options.bars ?? Configuration().bars
+        let width = LiveLineWidth(format: format, bars: bars, configuration: Configuration())
+        let frame = errorFrame(
+          message: error.description, format: format, bars: bars, width: width)
+        guard Console.output(frame) else { return 0 }
+        if case .finished = wait(.seconds(2), signals: signals) { return 0 }
+      }
+    }
   }
 
-  /// The one warning line for daemon-side keys in a listener's config file, or `nil`.
-  package static func daemonKeysWarning(file: String, keys: [String]) -> String? {
-    let ignored = keys.filter { !clientKeys.contains($0) }
-    guard !ignored.isEmpty else { return nil }
-    return
-      "pulsebar listen: \(file): ignoring daemon-side keys (they configure `pulsebar run`): \(ignored.joined(separator: ", "))\n"
+  /// What listen asks for: the format, bars and fps of its options and (with `--config`) of
+  /// its own file.
+  struct Request {
+    var format: OutputFormat?
+    var bars: Int?
+    var fps: Int?
+  }
+
+  /// The client's configuration, what it asks for, and a warning for its file's other keys.
+  private static func load(_ options: ListenOptions) throws(ConfigError) -> (
+    Configuration, Request, String?
+  ) {
+    var request = Request(format: options.format, bars: options.bars, fps: options.fps)
+    let file = options.configPath ?? ConfigLoading.defaultPath()
+    guard let text = try ConfigLoading.readFile(file, required: options.configPath != nil) else {
+      return (Configuration(), request, nil)
+    }
+    let parsed = try ListenConfig.parse(text, file: file)
+    guard options.configPath != nil else { return (parsed.configuration, request, nil) }
+    let configuration = parsed.configuration
+    if parsed.keys.contains("general.format") {
+      request.format = request.format ?? configuration.format
+    }
+    if parsed.keys.contains("general.bars") { request.bars = request.bars ?? configuration.bars }
+    if parsed.keys.contains("general.fps") { request.fps = request.fps ?? configuration.fps }
+    let warning = ListenConfig.ignoredKeysWarning(file: file, keys: parsed.ignored)
+    return (configuration, request, warning)
   }
 
   /// Runs until a signal or a closed stdout; returns the exit status.
@@ -71,86 +91,75 @@ package enum ListenCommand {
     guard let signals = SignalReceiver.blockingDaemonSignals(command: "pulsebar listen") else {
       return 1
     }
+    return run(
+      socketPath: socketPath, request: Request(format: format, bars: bars, fps: fps),
+      configuration: configuration, signals: signals, notes: ListenNotes())
+  }
+
+  private static func run(
+    socketPath: String, request: Request, configuration: Configuration, signals: SignalReceiver,
+    notes: ListenNotes
+  ) -> Int32 {
     let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
     let path = UnixSocket.defaultPath(configured: configured)
-    let notes = ListenNotes()
     if let note = UnixSocket.guessedPathNote(configured: configured) {
       notes.say("pulsebar listen: \(note)\n")
     }
-    let request = Subscription.requestLine(format: format, bars: bars, fps: fps)
-    let shownFormat = format ?? configuration.format
-    let shownBars = bars ?? configuration.bars
+    let line = Subscription.requestLine(
+      format: request.format, bars: request.bars, fps: request.fps)
+    let shownFormat = request.format ?? configuration.format
+    let shownBars = request.bars ?? configuration.bars
     var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
+    let emptyLine = emptyLineReplacement(format: shownFormat)
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
+    var refusal: String?
     while true {
-      let connection = Result { () throws(Errno) in try UnixSocket.connect(path: path) }
-      if case .success(let socket) = connection {
-        let outcome = stream(socket, request: request, signals: signals, width: &width)
+      var reason: String?
+      var refused: String?
+      switch Result(catching: { () throws(Errno) in try UnixSocket.connect(path: path) }) {
+      case .failure(let error): reason = error.description
+      case .success(let socket):
+        let outcome = stream(
+          socket, request: line, signals: signals, width: &width, emptyLine: emptyLine)
         socket.closeQuietly()
         switch outcome {
         case .finished: return 0
         case .refused(let message):
-          notes.say("pulsebar listen: \(path): \(message)\n")
-          return 2
+          if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
+          refusal = message
+          refused = message
+        case .full: reason = "too many clients (its socket.max_clients)"
+        case .overlong:
+          notes.say(
+            "pulsebar listen: \(path): a line longer than \(ListenRelay.maximumLine) bytes; reconnecting\n"
+          )
         case .disconnected(let sawFrames):
           if sawFrames { _ = outage.connected() }
+          reason = "it went away"
         }
       }
       let retry = outage.lost()
-      if retry.announce {
-        let reason: String
-        if case .failure(let error) = connection {
-          reason = error.description
-        } else {
-          reason = "it went away"
-        }
+      if retry.announce, let reason {
         notes.say(
           "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
         )
       }
-      let offline = offlineFrame(
-        format: shownFormat, bars: shownBars, configuration: configuration, width: width)
-      guard Console.output(offline) else { return 0 }
-      switch wait(.seconds(retry.after), signals: signals) {
-      case .finished: return 0
-      case .timedOut: continue
-      }
+      let frame =
+        refused.map {
+          errorFrame(message: $0, format: shownFormat, bars: shownBars, width: width)
+        }
+        ?? offlineFrame(
+          format: shownFormat, bars: shownBars, configuration: configuration, width: width)
+      guard Console.output(frame) else { return 0 }
+      if case .finished = wait(.seconds(retry.after), signals: signals) { return 0 }
     }
   }
 
-  /// The line printed while the daemon is unreachable. `offline_text` (default Ø) is its text in
-  /// every format that has one, so the module stays visible; in the text and waybar formats it
-  /// is padded with figure spaces to `width` (the live lines'), so the module keeps its width:
-  ///
-  /// - `waybar`: text `offline_text`, class and alt `offline` (the shipped CSS dims it); an
-  ///   empty text would make waybar hide the module, and a bar with nothing else vanish;
-  /// - `json`: `{"state":"offline","text":…}`;
-  /// - `text`: `offline_text` (polybar, i3blocks: a block that went blank, or kept the last
-  ///   playing frame, said nothing about the daemon being gone);
-  /// - `raw`: every bar at 0 (`0;` per bar), what cava prints in silence, so a script that
-  ///   splits on `;` keeps working.
-  package static func offlineFrame(
-    format: OutputFormat, bars: Int, configuration: Configuration,
-    width: LiveLineWidth? = nil
-  ) -> String {
-    let shown = width?.padded(configuration.offlineText) ?? configuration.offlineText
-    var text = ByteLine()
-    text.appendJSONEscaped(shown.utf8)
-    let json = String(decoding: text.bytes, as: UTF8.self)
-    switch format {
-    case .waybar:
-      return
-        #"{"text":""# + json
-        + #"","alt":"offline","class":["offline"],"tooltip":"pulsebar is not running","percentage":0}"#
-        + "\n"
-    case .json:
-      return #"{"state":"offline","text":""# + json + #""}"# + "\n"
-    case .text:
-      return shown + "\n"
-    case .raw:
-      return String(repeating: "0;", count: max(1, bars)) + "\n"
-    }
+  /// What an empty (hidden) text line is written as: i3blocks (it sets BLOCK_NAME) ignores an
+  /// empty line, and takes a lone NUL as an empty text, which hides its block.
+  private static func emptyLineReplacement(format: OutputFormat) -> [UInt8]? {
+    format == .text && environment("BLOCK_NAME") != nil ? [0, 10] : nil
   }
 
   // MARK: - Streaming
@@ -161,16 +170,23 @@ package enum ListenCommand {
     case finished
     /// The daemon answered `error: …` (other than a full house).
     case refused(String)
-    /// The daemon went away (or was full); `sawFrames` when it had sent any.
+    /// The daemon serves as many clients as it may (`error: too many clients`).
+    case full
+    /// A line longer than ``ListenRelay/maximumLine``: the connection is dropped.
+    case overlong
+    /// The daemon went away; `sawFrames` when it had sent any.
     case disconnected(sawFrames: Bool)
   }
 
   private static func stream(
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
-    width: inout LiveLineWidth
+    width: inout LiveLineWidth, emptyLine: [UInt8]?
   ) -> StreamOutcome {
-    guard (try? socket.writeAll(request)) != nil else { return .disconnected(sawFrames: false) }
-    var relay = ListenRelay(keepingShownLinesOf: width.cells == nil ? nil : width.format)
+    // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
+    // and closed before the request went out, and its answer is still there to read.
+    _ = try? socket.writeAll(request)
+    var relay = ListenRelay(
+      keepingShownLinesOf: width.cells == nil ? nil : width.format, emptyLine: emptyLine)
     // The newest line that showed something sets the width the offline line is padded to.
     defer { if !relay.shownLine.isEmpty { width.learn(from: relay.shownLine) } }
     var poll = PollSet()
@@ -187,8 +203,9 @@ package enum ListenCommand {
       guard count > 0 else { return .disconnected(sawFrames: relay.sawFrames) }
       switch relay.take() {
       case .partial: continue
+      case .overlong: return .overlong
       case .error(let message):
-        if message == "error: too many clients" { return .disconnected(sawFrames: false) }
+        if message == "error: too many clients" { return .full }
         return .refused(message)
       case .lines:
         let written = relay.withLines {

@@ -5,7 +5,14 @@ import PulseBarCore
 /// shows something is kept aside for the offline line's width. Per line that is a scan for
 /// the newline and a copy: nothing is parsed and nothing allocated (the width is measured
 /// once, when the daemon has gone, from ``shownLine``).
+///
+/// Each byte is scanned for a newline once, whatever the reads cut, and a line may be at most
+/// ``maximumLine`` bytes: a longer one is ``Received/overlong`` (the listener drops the
+/// connection), so nothing a socket sends grows the buffer.
 struct ListenRelay {
+  /// The longest line kept (with its newline): 64 KiB, some 60 times a frame's size.
+  static let maximumLine = 65536
+
   /// What one read brought.
   enum Received: Equatable {
     /// No whole line yet.
@@ -14,6 +21,8 @@ struct ListenRelay {
     case lines
     /// The daemon's answer to the request was `error: …` (the message, without the newline).
     case error(String)
+    /// A line longer than the buffer: not a frame.
+    case overlong
   }
 
   /// Received bytes not yet written: whole lines first, then the start of a cut line.
@@ -21,6 +30,10 @@ struct ListenRelay {
   private var filled = 0
   /// Where the whole lines end (after their last newline); 0 while there are none.
   private var linesEnd = 0
+  /// The bytes before this were scanned for a newline and hold none after ``linesEnd``.
+  private var scanned = 0
+  /// What an empty line is written as (`nil`: as itself); see ``init(keepingShownLinesOf:capacity:emptyLine:)``.
+  private let emptyLine: [UInt8]?
   /// The newest line that shows something (a waybar `text` or a text line that is not
   /// empty), without its newline; empty until one came or when no width is kept.
   private(set) var shownLine: [UInt8] = []
@@ -29,17 +42,27 @@ struct ListenRelay {
   /// Whether any line other than an error has come.
   private(set) var sawFrames = false
 
-  /// A relay for lines of `format`; `nil` keeps no line for a width.
-  init(keepingShownLinesOf format: OutputFormat?, capacity: Int = 65536) {
+  /// A relay for lines of `format`; `nil` keeps no line for a width. `emptyLine` replaces
+  /// every empty line (a hidden text module): i3blocks 1.4 ignores an empty line, and takes
+  /// a lone NUL as an empty text, which hides the block.
+  init(
+    keepingShownLinesOf format: OutputFormat?, capacity: Int = maximumLine,
+    emptyLine: [UInt8]? = nil
+  ) {
     buffer = [UInt8](repeating: 0, count: capacity)
     self.format = format
+    self.emptyLine = emptyLine
     if format != nil { shownLine.reserveCapacity(1024) }
   }
 
+  /// Bytes scanned for a newline in all (each once: a test checks the scan is linear).
+  private(set) var bytesScanned = 0
+
   /// Reads into the free space with `read` (which returns the bytes read, 0 at the end):
-  /// returns what `read` returned. A buffer full of one cut line doubles.
+  /// returns what `read` returned. Call ``take()`` after each read that returned bytes: a
+  /// full buffer is ``Received/overlong``, and a read into it returns 0.
   mutating func receive(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-    if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    guard filled < buffer.count else { return 0 }
     let start = filled
     let count = buffer.withUnsafeMutableBytes {
       read(UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
@@ -52,7 +75,9 @@ struct ListenRelay {
   /// What the bytes received so far hold: whole lines (to write with ``withLines(_:)``), the
   /// daemon's refusal, or nothing whole yet.
   mutating func take() -> Received {
-    guard let newline = lastNewline() else { return .partial }
+    guard let newline = lastNewline() else {
+      return filled == buffer.count ? .overlong : .partial
+    }
     linesEnd = newline + 1
     if !sawFrames, buffer[..<filled].starts(with: Self.errorPrefix) {
       let end = buffer[..<filled].firstIndex(of: Self.newline) ?? newline
@@ -66,7 +91,9 @@ struct ListenRelay {
   /// shows something and moves the cut line's start to the front. Returns what `write` did.
   mutating func withLines(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
     let end = linesEnd
-    let written = buffer.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+    let written = buffer.withUnsafeBytes {
+      writeReplacingEmptyLines(UnsafeRawBufferPointer(rebasing: $0[..<end]), write)
+    }
     keepShownLine(endingAt: end - 1)
     let rest = filled - end
     if rest > 0 {
@@ -75,8 +102,26 @@ struct ListenRelay {
       }
     }
     filled = rest
+    scanned = rest
     linesEnd = 0
     return written
+  }
+
+  /// Writes `lines` whole, or, with ``emptyLine``, in pieces around each empty line.
+  private func writeReplacingEmptyLines(
+    _ lines: UnsafeRawBufferPointer, _ write: (UnsafeRawBufferPointer) -> Bool
+  ) -> Bool {
+    guard let emptyLine else { return write(lines) }
+    var start = 0
+    for index in lines.indices
+    where lines[index] == Self.newline && (index == 0 || lines[index - 1] == Self.newline) {
+      if index > start, !write(UnsafeRawBufferPointer(rebasing: lines[start..<index])) {
+        return false
+      }
+      guard emptyLine.withUnsafeBytes(write) else { return false }
+      start = index + 1
+    }
+    return start == lines.count || write(UnsafeRawBufferPointer(rebasing: lines[start...]))
   }
 
   private static let newline = UInt8(ascii: "\n")
@@ -84,10 +129,15 @@ struct ListenRelay {
   /// How a waybar line with nothing to show starts (a hidden module: `output.hide_when`).
   private static let emptyWaybarText = Array(#"{"text":"","#.utf8)
 
-  /// The last newline among the bytes received, scanning back from the end.
-  private func lastNewline() -> Int? {
+  /// The last newline among the bytes received, scanning back from the end to the bytes
+  /// scanned before (they hold none).
+  private mutating func lastNewline() -> Int? {
     var index = filled - 1
-    while index >= 0 {
+    defer {
+      bytesScanned += filled - max(index, scanned)
+      scanned = filled
+    }
+    while index >= scanned {
       if buffer[index] == Self.newline { return index }
       index -= 1
     }

@@ -5,8 +5,11 @@ import PulseBarCore
 ///
 /// Before the first frame arrives it is the width a live line would have, rendered from the
 /// listener's configuration (bars, bubbles, title); each frame then replaces it with what the
-/// daemon really sends: the cells of a text line, or of waybar's `text` with its Pango markup
-/// stripped. Only the text and waybar formats have a width; json and raw are never padded.
+/// daemon really sends: the visible cells (``VisibleCells``) of a text line without its
+/// markup (Pango, polybar or ANSI, read from the line: a listener does not know the daemon's
+/// `output.markup`), or of waybar's `text` without Pango's. Only the text and waybar formats
+/// have a width; json and raw are never padded. A padded line stays within
+/// ``maximumBytes``: i3blocks cuts a longer one, inside a character.
 package struct LiveLineWidth: Sendable {
   let format: OutputFormat
   /// The last width learned (or the expected one); `nil` for formats without a width.
@@ -20,15 +23,20 @@ package struct LiveLineWidth: Sendable {
   /// Learns the width of `line` (one frame, without its newline); an empty text (a hidden
   /// module, `output.hide_when`) and a line that is not a frame keep the last width.
   package mutating func learn(from line: some Collection<UInt8>) {
-    guard cells != nil, let text = Self.visibleText(of: line, format: format) else { return }
-    let width = TextCells.width(of: text)
+    guard cells != nil, let width = Self.cells(of: line, format: format) else { return }
     if width > 0 { cells = width }
   }
 
-  /// `text` padded with figure spaces (U+2007, as the renderer pads) to the live width.
+  /// The most bytes of a padded line: i3blocks keeps 1,024 with the newline.
+  package static let maximumBytes = 1000
+
+  /// `text` padded with figure spaces (U+2007, as the renderer pads) to the live width, all
+  /// within ``maximumBytes`` (`text` is cut first, between characters).
   package func padded(_ text: String) -> String {
+    let text = UntrustedText.capped(text, maximumBytes: Self.maximumBytes)
     guard let cells else { return text }
-    let missing = cells - TextCells.width(of: text)
+    let room = (Self.maximumBytes - text.utf8.count) / TextCells.padding.utf8.count
+    let missing = min(cells - TextCells.width(of: text), room)
     guard missing > 0 else { return text }
     return text + String(repeating: TextCells.padding, count: missing)
   }
@@ -47,22 +55,22 @@ package struct LiveLineWidth: Sendable {
       renderer.render(scene: scene, bars: $0, info: info)
     }
     guard written else { return nil }
-    let line = renderer.line.bytes.dropLast()
-    return visibleText(of: line, format: format).map { TextCells.width(of: $0) }
+    return cells(of: renderer.line.bytes.dropLast(), format: format)
   }
 
-  /// What a bar shows of one line: the whole text line, or waybar's `text` without markup.
-  static func visibleText(of line: some Collection<UInt8>, format: OutputFormat) -> String? {
+  /// The cells a bar shows of one line: the text line without its markup, or waybar's `text`
+  /// without Pango's.
+  static func cells(of line: some Collection<UInt8>, format: OutputFormat) -> Int? {
     switch format {
-    case .text: return String(decoding: line, as: UTF8.self)
+    case .text: return VisibleCells.count(line, markup: VisibleCells.guessedMarkup(of: line))
     case .waybar:
-      return WaybarText.text(of: Array(line)).map(WaybarText.withoutMarkup)
+      return WaybarText.text(of: Array(line)).map { VisibleCells.count($0.utf8, markup: .pango) }
     case .json, .raw: return nil
     }
   }
 }
 
-/// Reads the `text` member of a waybar line and strips Pango markup from it: just enough JSON
+/// Reads the `text` member of a waybar line: just enough JSON
 /// for the lines the daemon writes (`{"text":"…",…}`, one line, string escapes).
 enum WaybarText {
   /// The decoded `text` string of `line`, or `nil` when it has none.
@@ -103,47 +111,5 @@ enum WaybarText {
       }
     }
     return nil
-  }
-
-  /// `markup` as Pango shows it: tags removed, the five entities and numeric ones decoded.
-  static func withoutMarkup(_ markup: String) -> String {
-    var visible = ""
-    var entity: String?
-    var inTag = false
-    for character in markup {
-      if inTag {
-        if character == ">" { inTag = false }
-      } else if character == "<" {
-        inTag = true
-      } else if character == "&" {
-        entity = ""
-      } else if var name = entity {
-        if character == ";" {
-          visible.append(decode(entity: name))
-          entity = nil
-        } else {
-          name.append(character)
-          entity = name
-        }
-      } else {
-        visible.append(character)
-      }
-    }
-    return visible
-  }
-
-  private static func decode(entity: String) -> Character {
-    switch entity {
-    case "amp": return "&"
-    case "lt": return "<"
-    case "gt": return ">"
-    case "quot": return "\""
-    case "apos": return "'"
-    default:
-      let number =
-        entity.hasPrefix("#x")
-        ? UInt32(entity.dropFirst(2), radix: 16) : UInt32(entity.dropFirst(), radix: 10)
-      return number.flatMap(Unicode.Scalar.init).map(Character.init) ?? "\u{FFFD}"
-    }
   }
 }
