@@ -131,15 +131,15 @@ private struct Program {
   /// refuses invalid UTF-8 and NUL, as a bus does).
   mutating func text() -> String {
     let length = Int(next() ?? 0) * (1 << Int((next() ?? 0) % 13))
-    var text = [UInt8]()
-    text.reserveCapacity(length)
-    let start = offset
-    for index in 0..<length {
-      let position = start + index
-      text.append(position < bytes.count ? bytes[position] : UInt8(ascii: "x"))
+    // The input's bytes from here (NUL made a space), then `x` up to the length.
+    var text = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+    let available = min(length, bytes.count - offset)
+    for index in 0..<available {
+      let byte = bytes[offset + index]
+      text[index] = byte == 0 ? UInt8(ascii: " ") : byte
     }
     offset = min(bytes.count, offset + min(length, 64))
-    return String(decoding: text.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    return String(decoding: text, as: UTF8.self)
   }
 
   static let keys = [
@@ -186,10 +186,13 @@ private struct Program {
     case 4:
       appended = open("i") && basic("i", Int32(truncatingIfNeeded: number()))
     case 5:
-      // Many strings: up to 100,000 names.
-      let count = min(100_000, Int(next() ?? 0) * Int(next() ?? 0) * 2)
+      // Many strings: up to 100,000 names, at most 1 MB of them (far past the boundary's 16
+      // names of 1,000 bytes, and cheap enough for millions of runs: a 1 MB name 100,000
+      // times made each run build messages of gigabytes).
+      let requested = min(100_000, Int(next() ?? 0) * Int(next() ?? 0) * 2)
       appended = open("as") && sd_bus_message_open_container(message, 0x61, "s") >= 0
       let name = text()
+      let count = min(requested, (1 << 20) / max(1, name.utf8.count))
       for _ in 0..<count where appended {
         appended = BusMessageFuzzing.append(string: name, to: message)
       }
