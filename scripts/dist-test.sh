@@ -5,7 +5,10 @@
 # symbol version of each library; README states the same), unpacks it, installs it into a
 # fresh prefix with its install.sh (a user one, and a staged system one with DESTDIR), and runs
 # the installed pulsebar with no Swift toolchain on PATH: --version, check-config, frames from a
-# real private PulseAudio, `systemd-analyze --user verify` of the installed units.
+# real private PulseAudio, `systemd-analyze --user verify` of the installed units. Then the
+# Arch packages: each PKGBUILD's .SRCINFO against `makepkg --printsrcinfo`, and pulsebar-bin
+# built with the real makepkg, its file list and .PKGINFO checked; and the RPM built with
+# rpmbuild -bb, its file list and Requires checked with rpm -qlp and -qRp.
 #
 # Needs root (it adds an unprivileged user for makepkg) and what `make test-deps` installs.
 # Every failure is one line "dist-test: FAIL: ..." on stderr (and in REPORT, when given); the
@@ -181,5 +184,97 @@ fi
 bare "$work/$name/install.sh" uninstall >/dev/null 2>&1 || fail "install.sh uninstall failed"
 left=$(find "$prefix" -type f | wc -l)
 [ "$left" -eq 0 ] || fail "install.sh uninstall left $left files: $(find "$prefix" -type f | head -n 3 | tr '\n' ' ')"
+
+# --- Arch: the PKGBUILDs, pulsebar-bin built with the real makepkg --------------------------
+# makepkg refuses root: an unprivileged user builds, in a copy it owns. --nodeps: Arch's
+# packages are not installed here. The checked-in sha256sums say SKIP until a release fills
+# them in (docs/INSTALL.md); the copy gets this tarball's, which makepkg then verifies.
+builder=pulsebar-build
+if ! id -u "$builder" >/dev/null 2>&1; then
+  useradd --system --create-home --shell /usr/sbin/nologin "$builder" ||
+    fail "useradd $builder failed"
+fi
+as_builder() { runuser -u "$builder" -- env HOME="$(getent passwd "$builder" | cut -d: -f6)" "$@"; }
+for pkgbuild in packaging/arch/*/PKGBUILD; do
+  directory=$work/arch/$(basename "$(dirname "$pkgbuild")")
+  mkdir -p "$directory"
+  cp "$pkgbuild" "$directory/"
+  chown -R "$builder" "$work/arch"
+  if ! (cd "$directory" && as_builder makepkg --printsrcinfo) >"$directory/srcinfo" 2>"$directory/srcinfo.err"; then
+    fail "makepkg --printsrcinfo $pkgbuild: $(tail -n 1 "$directory/srcinfo.err")"
+  elif ! diff -u "$(dirname "$pkgbuild")/.SRCINFO" "$directory/srcinfo" >"$directory/srcinfo.diff"; then
+    fail "$(dirname "$pkgbuild")/.SRCINFO differs from makepkg --printsrcinfo: $(grep '^[-+][^-+]' "$directory/srcinfo.diff" | tr '\n' ' ')"
+  fi
+done
+bin=$work/arch/pulsebar-bin
+sum=$(cut -d' ' -f1 "$tarball.sha256")
+cp "$tarball" "$bin/"
+sed -i "s/^sha256sums=('SKIP')$/sha256sums=('$sum')/" "$bin/PKGBUILD"
+grep -q "$sum" "$bin/PKGBUILD" || fail "packaging/arch/pulsebar-bin/PKGBUILD: no sha256sums=('SKIP') line to fill in"
+chown -R "$builder" "$bin"
+if (cd "$bin" && as_builder makepkg --nodeps --noconfirm --noprogressbar) >"$work/makepkg.log" 2>&1; then
+  package=$(ls "$bin"/pulsebar-bin-"$version"-1-x86_64.pkg.tar.* 2>/dev/null | head -n 1)
+  if [ -z "$package" ]; then
+    fail "makepkg wrote no pulsebar-bin-$version-1-x86_64.pkg.tar.*: $(ls "$bin" | tr '\n' ' ')"
+  else
+    bsdtar -tf "$package" | sort >"$work/arch.files"
+    bsdtar -xOf "$package" .PKGINFO >"$work/PKGINFO"
+    for file in usr/bin/pulsebar usr/lib/systemd/user/pulsebar.service usr/lib/systemd/user/pulsebar.socket \
+      usr/share/man/man1/pulsebar.1.gz usr/share/bash-completion/completions/pulsebar \
+      usr/share/zsh/site-functions/_pulsebar usr/share/fish/vendor_completions.d/pulsebar.fish \
+      usr/share/doc/pulsebar/examples/pulsebar.conf usr/share/licenses/pulsebar-bin/LICENSE; do
+      grep -qx "$file" "$work/arch.files" || fail "the Arch package has no $file"
+    done
+    grep -vE '^(\.|usr/)' "$work/arch.files" | grep -q . &&
+      fail "the Arch package installs outside /usr: $(grep -vE '^(\.|usr/)' "$work/arch.files" | head -n 3 | tr '\n' ' ')"
+    for line in "depend = pipewire" "depend = fftw" "depend = systemd-libs" "license = MIT" \
+      "optdepend = libpulse: the libpulse input (PulseAudio, pipewire-pulse)" \
+      "optdepend = libsndfile: the file: input" "provides = pulsebar" "arch = x86_64"; do
+      grep -qxF "$line" "$work/PKGINFO" || fail "the Arch package's .PKGINFO lacks '$line'"
+    done
+    bsdtar -xOf "$package" usr/lib/systemd/user/pulsebar.service | grep -q '^ExecStart=/usr/bin/pulsebar ' ||
+      fail "the Arch package's pulsebar.service does not run /usr/bin/pulsebar"
+    step "makepkg: $(basename "$package"), $(grep -c . "$work/arch.files") entries; .PKGINFO depends on $(sed -n 's/^depend = //p' "$work/PKGINFO" | tr '\n' ' ')"
+  fi
+else
+  while read -r line; do fail "makepkg: $line"; done < <(grep -E 'ERROR|error' "$work/makepkg.log" | head -n 5)
+  grep -qE 'ERROR|error' "$work/makepkg.log" || fail "makepkg failed: $(tail -n 1 "$work/makepkg.log")"
+fi
+
+# --- RPM: packaging/rpm/pulsebar.spec built with rpmbuild -bb --------------------------------
+rpmtop=$work/rpm
+mkdir -p "$rpmtop/SOURCES"
+cp "$tarball" "$rpmtop/SOURCES/"
+if rpmbuild -bb --define "_topdir $rpmtop" packaging/rpm/pulsebar.spec >"$work/rpmbuild.log" 2>&1; then
+  rpm=$(ls "$rpmtop"/RPMS/x86_64/pulsebar-"$version"-1*.x86_64.rpm 2>/dev/null | head -n 1)
+  if [ -z "$rpm" ]; then
+    fail "rpmbuild wrote no pulsebar-$version-1*.x86_64.rpm"
+  else
+    rpm -qlp "$rpm" 2>/dev/null | sort >"$work/rpm.files"
+    rpm -qRp "$rpm" 2>/dev/null | sort >"$work/rpm.requires"
+    rpm -qp --recommends "$rpm" 2>/dev/null | sort >"$work/rpm.recommends"
+    for file in /usr/bin/pulsebar /usr/lib/systemd/user/pulsebar.service /usr/lib/systemd/user/pulsebar.socket \
+      /usr/share/man/man1/pulsebar.1 /usr/share/bash-completion/completions/pulsebar \
+      /usr/share/zsh/site-functions/_pulsebar /usr/share/fish/vendor_completions.d/pulsebar.fish \
+      /usr/share/doc/pulsebar/examples/pulsebar.conf /usr/share/licenses/pulsebar/LICENSE; do
+      # The man page as installed, or compressed (Fedora's and openSUSE's brp-compress).
+      grep -qxE "$file(\.gz|\.xz|\.zst)?" "$work/rpm.files" || fail "the RPM has no $file"
+    done
+    # Every library the binary links, required by soname (as Fedora and openSUSE resolve them).
+    while read -r soname; do
+      case $soname in ld-linux-x86-64.so.2) soname="ld-linux-x86-64.so.2()(64bit)" ;; *) soname="$soname()(64bit)" ;; esac
+      grep -qxF "$soname" "$work/rpm.requires" || fail "the RPM does not require $soname: $(tr '\n' ' ' <"$work/rpm.requires")"
+    done <"$work/needed"
+    for soname in "libpulse.so.0()(64bit)" "libsndfile.so.1()(64bit)"; do
+      grep -qxF "$soname" "$work/rpm.recommends" || fail "the RPM does not recommend $soname"
+    done
+    grep -E 'swift|libpulse|libsndfile' "$work/rpm.requires" | grep -q . &&
+      fail "the RPM requires $(grep -E 'swift|libpulse|libsndfile' "$work/rpm.requires" | tr '\n' ' ')"
+    step "rpmbuild: $(basename "$rpm"), $(wc -l <"$work/rpm.files") files, $(wc -l <"$work/rpm.requires") requires"
+  fi
+else
+  while read -r line; do fail "rpmbuild: $line"; done < <(grep -iE 'error' "$work/rpmbuild.log" | head -n 5)
+  grep -qiE 'error' "$work/rpmbuild.log" || fail "rpmbuild failed: $(tail -n 1 "$work/rpmbuild.log")"
+fi
 
 finish
