@@ -34,7 +34,10 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pipewire-pulse \
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
-	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools debhelper dpkg-dev lintian
+	imagemagick fonts-noto-core fonts-noto-mono python3-fonttools debhelper dpkg-dev lintian \
+	$(DIST_PACKAGES)
+# What scripts/dist-test.sh adds (CI): Arch's makepkg (with pacman and bsdtar) and rpmbuild.
+DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm
 # What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
 # CI installs the package: scripts/package-test.sh).
 DEB_PACKAGES = debhelper dpkg-dev
@@ -53,7 +56,7 @@ FISH_COMPLETION_DIR ?= $(CONFIG_HOME)/fish/completions
 MAN_DIR ?= $(PREFIX)/share/man/man1
 
 .PHONY: all deps demo-deps test-deps build release test sanitize lint format demo bench fuzz \
-	screenshots install uninstall deb package-test generated hot-functions clean
+	screenshots install uninstall deb package-test dist dist-test generated hot-functions clean
 
 all: build
 
@@ -141,6 +144,16 @@ deb: deps
 ## Swift toolchain, verifies its units, purges it and checks nothing is left (CI; needs root)
 package-test: test-deps
 	SWIFT=$(SWIFT) scripts/package-test.sh
+
+## dist: the release tarball dist/pulsebar-VERSION-linux-ARCH.tar.gz and its .sha256: the
+## release binary, man page, completions, units, examples and install.sh (docs/INSTALL.md)
+dist: release
+	scripts/dist.sh .build/release/pulsebar $(DIST)
+
+## dist-test: the tarball's ELF floor, its install.sh and the installed binary without the
+## toolchain, then the Arch and RPM packages built with makepkg and rpmbuild (CI; needs root)
+dist-test: test-deps
+	SWIFT=$(SWIFT) scripts/dist-test.sh
 
 ## install: the binary, the man page, bash/zsh/fish completions, the systemd user units and a
 ## commented config (never overwritten)

@@ -10,10 +10,10 @@ _pulsebar() {
     fi
     local command=run
     case ${COMP_WORDS[1]} in
-        run|listen|check-config|bands|ctl|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
+        run|listen|check-config|bands|ctl|status|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
     esac
     if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "run listen check-config bands ctl help" -- "$cur"))
+        COMPREPLY=($(compgen -W "run listen check-config bands ctl status help" -- "$cur"))
         return
     fi
     case $command:$prev in
@@ -37,11 +37,12 @@ _pulsebar() {
         bands:--rate) return ;;
         bands:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         ctl:--player) return ;;
+        status:--socket) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     local options
     case $command in
         help)
-            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands ctl" -- "$cur"))
+            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands ctl status" -- "$cur"))
             return ;;
         check-config)
             if [[ $cur != -* ]]; then
@@ -56,6 +57,7 @@ _pulsebar() {
         check-config) options="-h --help" ;;
         bands) options="--bars --low --high --channels --rate --config -h --help" ;;
         ctl) options="--player -h --help" ;;
+        status) options="--json --socket -h --help" ;;
     esac
     # --version only as the first word.
     ((COMP_CWORD == 1)) && options+=" -V --version"

@@ -44,7 +44,10 @@
   VOID(void, pa_mainloop_set_poll_func, (pa_mainloop *a0, pa_poll_func a1, void *a2), (a0, a1, a2)) \
   VALUE(pa_operation_state_t, pa_operation_get_state, (const pa_operation *a0), (a0)) \
   VOID(void, pa_operation_unref, (pa_operation *a0), (a0)) \
+  VOID(void, pa_proplist_free, (pa_proplist *a0), (a0)) \
   VALUE(const char *, pa_proplist_gets, (const pa_proplist *a0, const char *a1), (a0, a1)) \
+  VALUE(pa_proplist *, pa_proplist_new, (void), ()) \
+  VALUE(int, pa_proplist_sets, (pa_proplist *a0, const char *a1, const char *a2), (a0, a1, a2)) \
   VALUE(int, pa_stream_connect_playback, (pa_stream *a0, const char *a1, const pa_buffer_attr *a2, pa_stream_flags_t a3, const pa_cvolume *a4, pa_stream *a5), (a0, a1, a2, a3, a4, a5)) \
   VALUE(int, pa_stream_connect_record, (pa_stream *a0, const char *a1, const pa_buffer_attr *a2, pa_stream_flags_t a3), (a0, a1, a2, a3)) \
   VALUE(pa_operation *, pa_stream_cork, (pa_stream *a0, int a1, pa_stream_success_cb_t a2, void *a3), (a0, a1, a2, a3)) \
@@ -53,6 +56,7 @@
   VALUE(const char *, pa_stream_get_device_name, (const pa_stream *a0), (a0)) \
   VALUE(pa_stream_state_t, pa_stream_get_state, (const pa_stream *a0), (a0)) \
   VALUE(pa_stream *, pa_stream_new, (pa_context *a0, const char *a1, const pa_sample_spec *a2, const pa_channel_map *a3), (a0, a1, a2, a3)) \
+  VALUE(pa_stream *, pa_stream_new_with_proplist, (pa_context *a0, const char *a1, const pa_sample_spec *a2, const pa_channel_map *a3, pa_proplist *a4), (a0, a1, a2, a3, a4)) \
   VALUE(int, pa_stream_peek, (pa_stream *a0, const void * *a1, size_t *a2), (a0, a1, a2)) \
   VALUE(int, pa_stream_set_monitor_stream, (pa_stream *a0, uint32_t a1), (a0, a1)) \
   VALUE(pa_operation *, pa_stream_set_buffer_attr, (pa_stream *a0, const pa_buffer_attr *a1, pa_stream_success_cb_t a2, void *a3), (a0, a1, a2, a3)) \

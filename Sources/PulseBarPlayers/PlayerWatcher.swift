@@ -13,6 +13,8 @@ import PulseBarSystem
 package final class PlayerWatcher: Sendable {
   /// Where the active player's snapshots arrive.
   package let feed: PlayerFeed
+  /// Every shown player's name and status (`pulsebar status`).
+  package let roster: PlayerRoster
   /// Where a reload posts `players.ignore` and `players.prefer` (the thread applies it at once).
   package let preference: Mailbox<PlayerPreference>
   private let stopSignal: StopSignal
@@ -29,22 +31,26 @@ package final class PlayerWatcher: Sendable {
   ) throws(BusError) -> PlayerWatcher {
     let connection = try BusConnection()
     let feed = PlayerFeed(nil)
+    let roster = PlayerRoster()
     let mailbox = Mailbox(preference)
     let stopSignal = StopSignal()
     let session = try PlayerSession(
-      connection: connection, feed: feed, preference: mailbox, initial: preference, debug: debug)
+      connection: connection, published: PlayerPublication(feed: feed, roster: roster),
+      preference: mailbox, initial: preference, debug: debug)
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
-    return PlayerWatcher(feed: feed, preference: mailbox, stopSignal: stopSignal, thread: thread)
+    return PlayerWatcher(
+      feed: feed, roster: roster, preference: mailbox, stopSignal: stopSignal, thread: thread)
   }
 
   private init(
-    feed: PlayerFeed, preference: Mailbox<PlayerPreference>, stopSignal: StopSignal,
-    thread: PosixThread
+    feed: PlayerFeed, roster: PlayerRoster, preference: Mailbox<PlayerPreference>,
+    stopSignal: StopSignal, thread: PosixThread
   ) {
     self.feed = feed
+    self.roster = roster
     self.preference = preference
     self.stopSignal = stopSignal
     self.thread = thread
@@ -71,7 +77,7 @@ package final class PlayerWatcher: Sendable {
 /// sending them, so a flood costs next to nothing) and is then read afresh with a `GetAll`.
 final class PlayerSession {
   let connection: BusConnection
-  private let feed: PlayerFeed
+  private let published: PlayerPublication
   private let preference: Mailbox<PlayerPreference>
   let debug: (String) -> Void
   var registry = PlayerRegistry()
@@ -96,11 +102,11 @@ final class PlayerSession {
   /// Subscribes to the signals, then asks for the players already there (in that order, so
   /// none is missed in between).
   init(
-    connection: BusConnection, feed: PlayerFeed, preference: Mailbox<PlayerPreference>,
+    connection: BusConnection, published: PlayerPublication, preference: Mailbox<PlayerPreference>,
     initial: PlayerPreference, debug: @escaping (String) -> Void
   ) throws(BusError) {
     self.connection = connection
-    self.feed = feed
+    self.published = published
     self.preference = preference
     self.debug = debug
     registry.preference = initial
@@ -155,7 +161,7 @@ final class PlayerSession {
         try connection.processAll()
       } catch {
         log("\(error); MPRIS players are no longer followed")
-        feed.post(nil)
+        published.clear()
         return
       }
       if let preference = preference.take() {
@@ -170,7 +176,7 @@ final class PlayerSession {
       for name in silentRetries.due(at: now) { requestProperties(of: name) }
       if changed {
         changed = false
-        feed.post(registry.nowPlaying)
+        published.publish(registry)
       }
       let state = connection.pollState
       poll.update(busIndex, state.events)

@@ -28,5 +28,7 @@ case .success(.listen(let options)):
   status = ListenCommand.run(options)
 case .success(.control(let options)):
   status = ControlCommand.run(options)
+case .success(.status(let options)):
+  status = StatusCommand.run(options)
 }
 exit(status)

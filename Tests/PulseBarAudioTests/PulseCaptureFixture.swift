@@ -57,6 +57,12 @@ final class PulseCaptureFixture {
     server.stop()
   }
 
+  /// Tells the source to follow `player`: on its driving thread for a ``PulseSource``, as the
+  /// engine does.
+  func follow(player: PlayerAudioIdentity?) {
+    if let driver { driver.follow(player: player) } else { source.follow(player: player) }
+  }
+
   /// Stops the source (on its driving thread, which then ends). Idempotent.
   func stopSource() {
     if let driver { driver.stop() } else { source.stop() }
@@ -225,20 +231,31 @@ final class PulseCaptureFixture {
 final class SourceDriver: Sendable {
   private let stopRequest = StopSignal()
   private let thread: Lock<PosixThread?>
+  /// Players to follow, handed to the driving thread (the source's calls must run on it).
+  private let players = PendingPlayers()
 
   init(_ source: some EngineDrivenCapture, into buffer: CaptureBuffer) {
     let stopRequest = stopRequest
+    let players = players
     thread = Lock(
       PosixThread.spawn {
         PosixThread.nameCurrent("pb-test-driver")
         source.start(into: buffer)
         var poll = PollSet()
         poll.add(stopRequest.descriptor)
+        poll.add(players.wake.descriptor)
         while !stopRequest.isRequested {
           _ = source.wait(&poll, timeoutMilliseconds: -1, audioWanted: true)
+          for player in players.take() { source.follow(player: player) }
         }
         source.stop()
       })
+  }
+
+  /// Tells the source on its own thread, as the engine does, to follow `player`.
+  func follow(player: PlayerAudioIdentity?) {
+    players.list.withLock { $0.append(player) }
+    players.wake.signal()
   }
 
   /// Ends the loop and waits until the source is stopped. Idempotent.
@@ -247,6 +264,21 @@ final class SourceDriver: Sendable {
     thread.withLock { thread in
       thread?.join()
       thread = nil
+    }
+  }
+}
+
+/// Players a ``SourceDriver`` is to follow, and the signal that wakes its thread for them.
+private final class PendingPlayers: Sendable {
+  let list = Lock<[PlayerAudioIdentity?]>([])
+  let wake = WakeSignal()
+
+  /// The players handed over so far, in order; the list is then empty.
+  func take() -> [PlayerAudioIdentity?] {
+    wake.drain()
+    return list.withLock { list in
+      defer { list = [] }
+      return list
     }
   }
 }

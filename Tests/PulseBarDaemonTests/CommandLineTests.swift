@@ -341,7 +341,8 @@ extension String {
     (["--offline=yes"], "--offline takes no value"),
     (["--bars="], ""),
     (
-      ["help", "nope"], "help: no command 'nope' (commands: run, listen, check-config, bands, ctl)"
+      ["help", "nope"],
+      "help: no command 'nope' (commands: run, listen, check-config, bands, ctl, status)"
     ),
     (["help", "run", "x"], "help takes at most one COMMAND"),
     (["--low", "20"], "unknown option '--low' for run (it belongs to 'pulsebar bands')"),

@@ -8,12 +8,14 @@ enum PipeWireCapture {
   static let anyId = UInt32.max
 
   /// A capture stream's properties: audio, captured for music, by pulsebar, and `extra`.
+  /// `node.virtual`: desktops that list capture nodes as "using the microphone" (KDE Plasma)
+  /// leave the node out.
   static func streamProperties(_ extra: [(String, String)]) -> UnsafeMutablePointer<pw_properties>?
   {
     let properties = pw_properties_new_string("")
     for (key, value) in [
       ("media.type", "Audio"), ("media.category", "Capture"), ("media.role", "Music"),
-      ("application.name", "pulsebar"),
+      ("application.name", "pulsebar"), ("node.virtual", "true"),
     ] + extra {
       pw_properties_set(properties, key, value)
     }

@@ -39,7 +39,7 @@ final class PulseOutputStream: PulseCallbackTarget {
     var spec = pa_sample_spec(
       format: PulseSampleConverter.format(int16: isInt16), rate: UInt32(settings.sampleRate),
       channels: UInt8(settings.channels))
-    guard let stream = pa_stream_new(context, "pulsebar capture", &spec, nil) else {
+    guard let stream = PulseRecordStream.new(context, name: "pulsebar capture", spec: &spec) else {
       connection.log("PulseAudio: cannot create a record stream: \(connection.errorText(context))")
       follower.streamClosed()
       connection.scheduleRetry()

@@ -147,7 +147,9 @@ final class PulsePlayerStreamSet {
     var spec = pa_sample_spec(
       format: PulseSampleConverter.format(int16: recordsInt16),
       rate: UInt32(settings.sampleRate), channels: UInt8(settings.channels))
-    guard let stream = pa_stream_new(context, "pulsebar capture (player)", &spec, nil) else {
+    guard
+      let stream = PulseRecordStream.new(context, name: "pulsebar capture (player)", spec: &spec)
+    else {
       return markFailed(
         sinkInput, "cannot create a record stream: \(connection.errorText(context))")
     }

@@ -30,6 +30,10 @@ package enum CommandLineParser {
       let rest = words.dropFirst()
       if asksForHelp(rest) { return .help(command: "ctl") }
       return .control(try parseControl(rest))
+    case "status":
+      let rest = words.dropFirst()
+      if asksForHelp(rest) { return .help(command: "status") }
+      return .status(try parse(rest, into: StatusOptions(), StatusOptions.table, command: "status"))
     case "run":
       words = words.dropFirst()
     default:

@@ -99,6 +99,20 @@ extension ControlOptions {
   ]
 }
 
+// MARK: - status
+
+extension StatusOptions {
+  /// `pulsebar status`' options.
+  package static let table: [CommandOption<StatusOptions>] = [
+    .flag("--json", help: "one json object, for scripts") { $0.json = true },
+    CommandOption(
+      OptionSpec(
+        "--socket", .required("PATH"), defaultValue: "$XDG_RUNTIME_DIR/pulsebar.sock",
+        help: "the daemon's socket", completion: .file)
+    ) { options, value in options.socketPath = value },
+  ]
+}
+
 // MARK: - listen
 
 extension ListenOptions {

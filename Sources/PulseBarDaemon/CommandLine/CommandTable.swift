@@ -31,6 +31,11 @@ package enum CommandTable {
       summary:
         "control the active MPRIS player; ACTION: \(ControlCommand.actionNames.joined(separator: ", "))",
       options: ControlOptions.table.map(\.spec)),
+    CommandSpec(
+      name: "status", operands: "[OPTION]...",
+      summary:
+        "ask the running daemon what it records and why, its players, clients, frame rate and CPU",
+      options: StatusOptions.table.map(\.spec)),
   ]
 
   /// Options every command takes, and the first word may be.
@@ -101,5 +106,6 @@ package enum CommandTable {
     ("pulsebar bands --bars 8", "each bar's lower and upper cutoff in Hz"),
     ("pulsebar check-config", "check ~/.config/pulsebar/config"),
     ("pulsebar ctl play-pause", "toggle the active player (a bar module's click)"),
+    ("pulsebar status", "what the running daemon records, for which bars (first aid)"),
   ]
 }

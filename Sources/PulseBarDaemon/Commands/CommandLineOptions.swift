@@ -17,6 +17,8 @@ package enum Command: Equatable {
   case help(command: String?)
   /// `ctl ACTION [--player NAME]`.
   case control(ControlOptions)
+  /// `status [--json] [--socket PATH]`.
+  case status(StatusOptions)
   case version
 }
 

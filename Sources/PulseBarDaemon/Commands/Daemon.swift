@@ -55,6 +55,7 @@ final class Daemon {
       socket = try DaemonSocket.open(
         socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
         logger: logger)
+      socket?.statusDesk.facts.configPath = options.configPath ?? ConfigLoading.defaultPath()
       try socket?.start()
     } catch {
       logger.error("\(error)")
@@ -69,6 +70,7 @@ final class Daemon {
       if let socket { terminal.socketFigures = { (socket.clientCount, socket.droppedFrames) } }
     }
     players = startPlayers()
+    socket?.statusDesk.facts.players = players?.roster
     let (engine, buffer) = makeEngine(
       pipeline: pipeline, deliveries: deliveries, signals: signals)
     let status = run(engine, buffer: buffer, terminal: terminal)

@@ -8,7 +8,9 @@
 /// `format=<f> bars=<n> fps=<n>`, all optional; without one it gets the default subscription. A bad
 /// line (binary data, longer than 256 bytes, unknown key or format, bars out of range) gets
 /// one `error: …` line and the connection is closed. A client with a write backlog that makes
-/// no progress for 5 s is stuck and is dropped.
+/// no progress for 5 s is stuck and is dropped. The line `status` (or `status json`) asks for
+/// the daemon's status instead of frames (`pulsebar status`): it is answered, then closed; no
+/// subscription line has that word, so an older client never sends it.
 package struct ClientProtocol: Sendable {
   /// Where the client is in its life.
   package enum State: Equatable, Sendable {
@@ -16,7 +18,7 @@ package struct ClientProtocol: Sendable {
     case awaitingSubscription
     /// Receiving frames (the subscription itself is in the server's registry, not here).
     case subscribed
-    /// Refused or dropped; the loop closes it.
+    /// Refused, dropped, or asked for the status (answered, then closed); the loop closes it.
     case closed
   }
 
@@ -29,6 +31,8 @@ package struct ClientProtocol: Sendable {
     case subscribe(SubscriptionRequest)
     /// Send this line (`error: …\n`), then close.
     case reject(String)
+    /// Send the daemon's status, for people or as one json line, then close.
+    case status(json: Bool)
     /// Close without a word (a stuck client).
     case close
   }
@@ -131,6 +135,14 @@ package struct ClientProtocol: Sendable {
 
   private mutating func finishLine() -> Action {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
+    if let status = Self.statusRequest(line) {
+      guard case .success(let json) = status else {
+        return reject("status takes nothing or 'json'")
+      }
+      state = .closed
+      line = []
+      return .status(json: json)
+    }
     switch SubscriptionRequest.parse(line) {
     case .success(let request):
       state = .subscribed
@@ -138,6 +150,18 @@ package struct ClientProtocol: Sendable {
       return .subscribe(request)
     case .failure(let error):
       return reject(error.description)
+    }
+  }
+
+  /// A `status` line: `.success(false)` for `status`, `.success(true)` for `status json`, a
+  /// failure for `status` with anything else; `nil` when the first word is not `status`.
+  private static func statusRequest(_ line: [UInt8]) -> Result<Bool, SubscriptionError>? {
+    let words = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+    guard let first = words.first, first.elementsEqual("status".utf8) else { return nil }
+    switch words.count {
+    case 1: return .success(false)
+    case 2 where words[1].elementsEqual("json".utf8): return .success(true)
+    default: return .failure(SubscriptionError("status"))
     }
   }
 

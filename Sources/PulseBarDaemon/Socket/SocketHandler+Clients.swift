@@ -73,6 +73,8 @@ extension SocketHandler {
     switch action {
     case .none:
       break
+    case .subscribe where slot >= maxClients:
+      apply(.reject("error: too many clients\n"), slot)
     case .subscribe(let request):
       switch rules.subscription(for: request) {
       case .failure(let problem):
@@ -83,6 +85,9 @@ extension SocketHandler {
         logger.debug("socket: client \(client.generation) subscribed: \(subscription)")
         flush(slot)
       }
+    case .status(let json):
+      forget(slot, "asked for the status")
+      statusDesk.asked(client.descriptor, json: json)
     case .reject(let line):
       forget(slot, "refused: \(line.dropLast())")
       client.descriptor.sendFinal(line, scratch: readBuffer)
@@ -133,7 +138,7 @@ extension SocketHandler {
   // MARK: - Closing
 
   /// Unregisters client `slot` without closing its descriptor; `reason` is why it goes.
-  private func forget(_ slot: Int, _ reason: @autoclosure () -> String) {
+  func forget(_ slot: Int, _ reason: @autoclosure () -> String) {
     guard let client = clients[slot] else { return }
     logger.debug(
       "socket: client \(client.generation) disconnected (\(reason()); \(clientCount - 1) left)")

@@ -23,6 +23,7 @@ package final class SocketHandler: FrameDelivery {
   package static let historyCapacity = 64
   /// Bytes read from a client per `read`; the subscription line is at most 257.
   static let readSize = 512
+  package var statusDesk = StatusDesk()
 
   var listener: SocketListener
   let maxClients: Int
@@ -57,7 +58,7 @@ package final class SocketHandler: FrameDelivery {
     self.sampleRate = sampleRate
     self.logger = logger
     epoll = try Epoll()
-    clients = Array(repeating: nil, count: maxClients)
+    clients = Array(repeating: nil, count: maxClients + StatusDesk.slots)
   }
 
   deinit { readBuffer.deallocate() }
@@ -94,12 +95,12 @@ package final class SocketHandler: FrameDelivery {
 
   /// Handles what is ready (connections, subscription lines, writable sockets) and the
   /// deadlines that passed. True when the subscriptions changed, so the engine renders a frame
-  /// for the new ones.
+  /// for the new ones, or a client asked for the status, which that frame answers.
   package func service(now: Double) -> Bool {
     let version = keysVersion
     try? epoll.wait(timeoutMilliseconds: 0) { token, events in handle(token, events) }
     if let deadline = nextDeadline, deadline <= now { applyDeadlines(now: now) }
-    return keysVersion != version
+    return keysVersion != version || statusDesk.isWaiting
   }
 
   /// Copies each subscription's line of this frame into its history, then writes to every
@@ -116,6 +117,7 @@ package final class SocketHandler: FrameDelivery {
       line?.withUnsafeBytes { channels.append($0, to: index) }
     }
     flushClients()
+    statusDesk.frame(pipeline, info, clients: clients, channels: channels, scratch: readBuffer)
     return true
   }
 

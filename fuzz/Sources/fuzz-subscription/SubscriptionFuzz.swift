@@ -102,6 +102,8 @@ private func check(
   if expectNone { precondition(action == .none, "an action where none was due: \(action)") }
   switch action {
   case .none, .close: break
+  case .status:
+    precondition(state == .closed, "status asked but not closed")
   case .reject(let line):
     precondition(line.hasPrefix("error: ") && line.hasSuffix("\n"), "bad error line: \(line)")
     precondition(line.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 1, "error spans lines")

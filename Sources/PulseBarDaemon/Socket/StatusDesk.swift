@@ -1,0 +1,85 @@
+import Glibc
+import PulseBarCore
+import PulseBarPlayers
+import PulseBarSystem
+
+/// What the status tells beyond the frame, given by the daemon at start.
+package struct StatusFacts: Sendable {
+  /// The config file the daemon reads (and rereads on a reload).
+  package var configPath = ""
+  /// Every MPRIS player shown, when the daemon follows them.
+  package var players: PlayerRoster?
+
+  package init(configPath: String = "", players: PlayerRoster? = nil) {
+    self.configPath = configPath
+    self.players = players
+  }
+}
+
+/// The socket's `status` requests and their answers, on the engine's thread.
+///
+/// A client that asks is taken off the handler's list at once (it reads no frames) and its
+/// connection waits here; the handler's next frame (``SocketHandler/service(now:)`` asks the
+/// engine for one at once) answers every waiting client from what that frame shows, then
+/// closes it. The meters count every frame.
+package struct StatusDesk {
+  /// Slots the handler keeps past `maxClients` where a client may only ask for the status (it
+  /// gets `too many clients` when it subscribes): a full daemon can still say what is wrong.
+  static let slots = 4
+  package var facts = StatusFacts()
+  private(set) var meters = StatusMeters(
+    startedAt: monotonicSeconds(), cpu: StatusMeters.processCPUSeconds())
+  private var waiting: [(descriptor: FileDescriptor, json: Bool)] = []
+
+  /// True while a client waits for its answer.
+  var isWaiting: Bool { !waiting.isEmpty }
+
+  mutating func asked(_ descriptor: FileDescriptor, json: Bool) {
+    waiting.append((descriptor, json))
+  }
+
+  /// A frame went out now: counted, and every waiting client answered from it (`clients` and
+  /// `channels` are the handler's: who reads what), then closed.
+  mutating func frame(
+    _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?],
+    channels: SocketChannels, scratch: UnsafeMutableRawBufferPointer
+  ) {
+    meters.frame(at: monotonicSeconds(), cpu: StatusMeters.processCPUSeconds)
+    guard isWaiting else { return }
+    let status = status(pipeline, info, clients: clients, channels: channels)
+    let (text, json) = (
+      waiting.contains { !$0.json } ? status.text() : "",
+      waiting.contains { $0.json } ? status.json() : ""
+    )
+    for request in waiting {
+      request.descriptor.sendFinal(request.json ? json : text, scratch: scratch)
+    }
+    waiting.removeAll(keepingCapacity: true)
+  }
+
+  /// The daemon's status as this frame shows it.
+  func status(
+    _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?], channels: SocketChannels
+  ) -> DaemonStatus {
+    let now = monotonicSeconds()
+    let cpu = meters.cpuPercent(at: now, cpu: StatusMeters.processCPUSeconds())
+    var readers: [Subscription: Int] = [:]
+    for case let client? in clients {
+      if let channel = client.channel, let subscription = channels[channel]?.subscription {
+        readers[subscription, default: 0] += 1
+      }
+    }
+    let configuration = pipeline.configuration
+    return DaemonStatus(
+      version: CommandTable.version, uptime: now - meters.startedAt, configPath: facts.configPath,
+      configExists: !facts.configPath.isEmpty && access(facts.configPath, F_OK) == 0,
+      input: ConfigKeys.setting(section: "input", key: "source")?.render(configuration) ?? "",
+      source: info.source, connected: info.connected, state: pipeline.scene.state,
+      player: pipeline.nowPlaying?.player, players: facts.players?.current ?? [],
+      clients: clients.count { $0 != nil },
+      readers: readers.map { DaemonStatus.Readers(subscription: $0.key, clients: $0.value) }
+        .sorted { $0.subscription.description < $1.subscription.description },
+      analysisRate: pipeline.frameRate, framesPerSecond: meters.framesPerSecond(at: now),
+      cpuPercent: cpu.percent, cpuSeconds: cpu.seconds)
+  }
+}
