@@ -18,10 +18,14 @@ final class Daemon {
   private let logger: Logger
   private let notifier: SystemdNotifier?
   private var players: PlayerWatcher?
+  /// The config warnings already said (each is said once, not again at every reload).
+  private var warned: Set<String>
 
   init(
-    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions
+    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions,
+    warned: Set<String> = []
   ) {
+    self.warned = warned
     self.source = source
     self.sampleRate = sampleRate
     self.configuration = configuration
@@ -163,7 +167,10 @@ final class Daemon {
       let plan = ReloadPlan(
         running: configuration,
         reloaded: try ConfigLoading.apply(
-          options.overrides, to: ConfigLoading.load(path: options.configPath)))
+          options.overrides,
+          to: ConfigLoading.load(path: options.configPath) { [logger] warning in
+            if warned.insert(warning.description).inserted { logger.warning("\(warning)") }
+          }))
       if let notice = plan.notice { logger.notice(notice) }
       let reloaded = plan.applied
       // The config's own bar count must lay out (the parser already refuses odd bars in

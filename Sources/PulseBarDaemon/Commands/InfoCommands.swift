@@ -4,7 +4,8 @@ import PulseBarSystem
 
 /// `pulsebar check-config [FILE]` and `pulsebar bands`.
 package enum InfoCommands {
-  /// Validates a config file: `FILE: ok` and exit 0, or `FILE:LINE: problem` and exit 2.
+  /// Validates a config file: `FILE: ok` and exit 0 (after a `FILE:LINE: warning: …` line on
+  /// stderr for each warning), or `FILE:LINE: problem` and exit 2.
   /// With no FILE it checks the default path, where no file at all is fine: the defaults apply,
   /// as they do for `pulsebar run` (a FILE named on the command line must exist).
   package static func checkConfig(path: String?) -> Int32 {
@@ -14,7 +15,9 @@ package enum InfoCommands {
         Console.output("\(file): no such file; all defaults apply\n")
         return 0
       }
-      _ = try ConfigParser.parse(text, file: file)
+      for warning in try ConfigParser.read(text, file: file).warnings {
+        Console.error("pulsebar: \(warning)\n")
+      }
       Console.output("\(file): ok\n")
       return 0
     } catch {

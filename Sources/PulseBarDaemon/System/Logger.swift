@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarCore
 import PulseBarSystem
 
 /// One line per message on stderr; with `<N>` syslog priority prefixes when stderr is the
@@ -30,10 +31,11 @@ package struct Logger: Sendable {
     Console.error(line(priority, message))
   }
 
-  /// The line written for `message`: one line whatever it holds, `<N>`-prefixed for the journal.
+  /// The line written for `message`: one line whatever it holds (a line break is a space, other
+  /// controls are escaped: ``MessageEscaping``), `<N>`-prefixed for the journal.
   package func line(_ priority: Priority, _ message: String) -> String {
-    let text = message.split(separator: "\n", omittingEmptySubsequences: false)
-      .joined(separator: " ")
+    let text = MessageEscaping.escaped(
+      message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
     return journal ? "<\(priority.rawValue)>\(text)\n" : "pulsebar: \(text)\n"
   }
 
