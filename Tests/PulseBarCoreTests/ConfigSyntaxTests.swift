@@ -37,6 +37,14 @@ import Testing
     #expect(parsed.text == text)
   }
 
+  /// A value with spaces or quotes at its ends reads back the same once written with
+  /// ``ConfigParser/quotedIfNeeded(_:)`` (the config fuzzer's render → parse check).
+  @Test(arguments: [" {glyph} ", "\"{title}\"", "'x", "x'", "{glyph}  ", "plain", ""])
+  func quotedValuesReadBack(text: String) throws {
+    let line = "[output]\ntext = " + ConfigParser.quotedIfNeeded(text) + "\n"
+    #expect(try ConfigParser.parse(line, file: "q").text == text)
+  }
+
   /// A bad value inside quotes: the column still points into the line at the bad field.
   @Test func aQuotedValuesErrorHasTheLinesColumn() {
     let plain = #expect(throws: ConfigError.self) {

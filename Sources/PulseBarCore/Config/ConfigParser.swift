@@ -165,6 +165,16 @@ package enum ConfigParser {
     }
   }
 
+  /// `value` as a config line spells it so that it reads back the same: in quotes when it
+  /// starts or ends with a space, a tab or a quote (which the parser would trim or remove).
+  package static func quotedIfNeeded(_ value: String) -> String {
+    let edges: Set<Character> = [" ", "\t", "\"", "'"]
+    guard let first = value.first, let last = value.last,
+      edges.contains(first) || edges.contains(last)
+    else { return value }
+    return "\"" + value + "\""
+  }
+
   /// `value` without one pair of matching quotes around the whole of it, and whether it had
   /// them.
   static func unquoted(_ value: String) -> (value: String, quoted: Bool) {
