@@ -13,6 +13,21 @@ package enum Console {
     write(text, to: .standardOutput)
   }
 
+  /// Writes `text` to standard output for a command that exits after it: true when it was
+  /// written, or when the reader went away (EPIPE: `pulsebar --help | head` is no error);
+  /// false after one line on stderr naming the failure (stdout closed, a full disk,
+  /// `/dev/full`), for exit status 1.
+  package static func outputOrSayWhy(_ text: String) -> Bool {
+    do {
+      try FileDescriptor.standardOutput.writeAll(text)
+      return true
+    } catch {
+      if error == .brokenPipe { return true }
+      Console.error("pulsebar: cannot write to stdout: \(error)\n")
+      return false
+    }
+  }
+
   /// Writes all of `text` to `descriptor`; false on any error but EINTR.
   @discardableResult
   package static func write(_ text: String, to descriptor: FileDescriptor) -> Bool {

@@ -66,7 +66,9 @@ final class Daemon {
     }
     // In the foreground the terminal view owns stdout.
     var deliveries: [FrameDelivery] = []
-    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
+    let standardOutput =
+      options.writeStdout && terminal == nil ? DescriptorDelivery(key: key) : nil
+    if let standardOutput { deliveries.append(standardOutput) }
     if let socket { deliveries.append(socket) }
     if let terminal {
       deliveries.append(terminal)
@@ -80,7 +82,8 @@ final class Daemon {
     socket?.stop()
     players?.stop()
     source.stop()
-    return status
+    let logger = logger
+    return standardOutput?.exitStatus(status) { logger.error($0) } ?? status
   }
 
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a

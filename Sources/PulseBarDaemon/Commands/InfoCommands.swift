@@ -12,14 +12,12 @@ package enum InfoCommands {
     let file = path ?? ConfigLoading.defaultPath()
     do {
       guard let text = try ConfigLoading.readFile(file, required: path != nil) else {
-        Console.output("\(file): no such file; all defaults apply\n")
-        return 0
+        return Console.outputOrSayWhy("\(file): no such file; all defaults apply\n") ? 0 : 1
       }
       for warning in try ConfigParser.read(text, file: file).warnings {
         Console.error("pulsebar: \(warning)\n")
       }
-      Console.output("\(file): ok\n")
-      return 0
+      return Console.outputOrSayWhy("\(file): ok\n") ? 0 : 1
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
@@ -41,8 +39,7 @@ package enum InfoCommands {
           text += "\(format(band.lowerHz)) \(format(band.upperHz))\n"
         }
       }
-      Console.output(text)
-      return 0
+      return Console.outputOrSayWhy(text) ? 0 : 1
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2

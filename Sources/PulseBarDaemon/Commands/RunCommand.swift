@@ -160,6 +160,6 @@ package enum RunCommand {
       pipeline.renderConsumers(info: info)
       guard delivery.deliver(pipeline: pipeline, info: info) else { break }
     }
-    return 0
+    return delivery.exitStatus(0) { Console.error("pulsebar: \($0)\n") }
   }
 }
