@@ -84,7 +84,10 @@ package enum CommandTable {
   /// Exit statuses and what each means.
   package static let exitStatuses: [(status: Int, what: String)] = [
     (0, "done"),
-    (1, "a runtime failure (an audio file missing or malformed, a socket error)"),
+    (
+      1,
+      "a runtime failure (an audio file missing or malformed, a socket error, stdout closed or full)"
+    ),
     (2, "a usage or config error (a missing audio server is none: it is waited for)"),
   ]
 
