@@ -102,4 +102,19 @@ import Testing
       }
     }
   }
+
+  /// At exit the daemon removes its socket file only if it is still the one it bound: a socket
+  /// another program put at the path meanwhile stays.
+  @Test func aSocketReplacedMeanwhileIsNotRemovedAtExit() throws {
+    try withTemporaryDirectory { directory in
+      let audio = try makeTestAudio(in: directory, seconds: 30)
+      let daemon = try TestDaemon(audio: audio, socketPath: directory + "/s.sock")
+      let other = try UnixSocket.listen(path: directory + "/other.sock")
+      defer { other.closeQuietly() }
+      try #require(rename(directory + "/other.sock", daemon.socketPath) == 0)
+      let before = Self.identity(daemon.socketPath)
+      #expect(try daemon.terminate() == 0)
+      #expect(Self.identity(daemon.socketPath) == before, "the other socket was removed")
+    }
+  }
 }

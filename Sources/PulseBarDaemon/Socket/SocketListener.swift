@@ -21,9 +21,21 @@ struct SocketListener {
   private(set) var pausedUntil: Double?
   private var warnings = LogRateLimit(interval: SocketListener.warningInterval)
 
+  /// The socket file's device and inode when it was bound: ``stop(_:)`` removes only that file,
+  /// never one another program put at the path since.
+  private let boundFile: [UInt64]?
+
   init(_ descriptor: FileDescriptor, ownsPath: String?) {
     self.descriptor = descriptor
     self.ownsPath = ownsPath
+    boundFile = ownsPath.flatMap(Self.fileIdentity)
+  }
+
+  /// (device, inode) of the file at `path`, or `nil`.
+  private static func fileIdentity(_ path: String) -> [UInt64]? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return [UInt64(status.st_dev), UInt64(status.st_ino)]
   }
 
   /// Starts accepting: the listener joins `epoll`.
@@ -62,11 +74,12 @@ struct SocketListener {
     try? start(epoll)
   }
 
-  /// Leaves `epoll`, closes, and removes the socket file it owns.
+  /// Leaves `epoll`, closes, and removes the socket file it owns (if it is still the one it
+  /// bound).
   func stop(_ epoll: Epoll) {
     epoll.remove(descriptor)
     descriptor.closeQuietly()
-    if let ownsPath { unlink(ownsPath) }
+    if let ownsPath, let boundFile, Self.fileIdentity(ownsPath) == boundFile { unlink(ownsPath) }
   }
 }
 
