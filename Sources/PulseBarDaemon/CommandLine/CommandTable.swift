@@ -57,7 +57,7 @@ package enum CommandTable {
   package static let files: [(path: String, what: String)] = [
     (
       "~/.config/pulsebar/config",
-      "the config, or $XDG_CONFIG_HOME/pulsebar/config; none: all defaults"
+      "the config, or $XDG_CONFIG_HOME/pulsebar/config; none: all defaults. A regular UTF-8 file of at most 1 MiB; [section] and key = value lines, quotes around a whole value removed"
     ),
     (
       "$XDG_RUNTIME_DIR/pulsebar.sock",
