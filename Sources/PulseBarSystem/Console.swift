@@ -1,9 +1,11 @@
 /// Unbuffered writes to the standard descriptors (no `FILE*`, which Swift 6 treats as shared
 /// mutable state).
 package enum Console {
-  /// Writes `text` to standard error, retrying on EINTR and short writes.
+  /// Writes `text` to standard error, retrying on EINTR and short writes, with every control
+  /// or invisible character but its line breaks escaped (``MessageEscaping``): a message
+  /// never carries a NUL, an ANSI sequence or a bidi override from what it quotes.
   package static func error(_ text: String) {
-    write(text, to: .standardError)
+    write(MessageEscaping.escapedLines(text), to: .standardError)
   }
 
   /// Writes `text` to standard output, retrying on EINTR and short writes. Returns false once

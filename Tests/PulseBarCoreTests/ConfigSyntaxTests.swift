@@ -1,3 +1,4 @@
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarCore

@@ -108,6 +108,15 @@ import Testing
 }
 
 extension ConfigFileTests {
+  /// Every line on stderr is escaped, whatever it quotes: here a command-line value with an
+  /// ANSI sequence and a bidi override.
+  @Test func stderrNeverCarriesControls() throws {
+    let result = try Binary.run(["--bars", "\u{1B}[31m9\u{202E}"], timeout: 10)
+    #expect(result.status == 2)
+    #expect(result.error.contains(#"\x1B[31m9\u{202E}"#), "\(result.error)")
+    #expect(!result.error.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+  }
+
   /// The daemon says a config warning once, with its line: at start, not again at a reload of
   /// the same file; a warning new to the reloaded file is said then.
   @Test func theDaemonWarnsOnce() throws {

@@ -1,3 +1,5 @@
+import PulseBarSystem
+
 /// A config file problem, reported as `FILE:LINE: what is wrong` (or `FILE:LINE:COLUMN:` when
 /// the problem is at one place in the line, as a bad template field). The description shows
 /// control and invisible characters escaped (``MessageEscaping``), never raw. A warning (a

@@ -1,5 +1,4 @@
 import Glibc
-import PulseBarCore
 import PulseBarSystem
 
 /// One line per message on stderr; with `<N>` syslog priority prefixes when stderr is the
@@ -31,11 +30,12 @@ package struct Logger: Sendable {
     Console.error(line(priority, message))
   }
 
-  /// The line written for `message`: one line whatever it holds (a line break is a space, other
-  /// controls are escaped: ``MessageEscaping``), `<N>`-prefixed for the journal.
+  /// The line written for `message`: one line whatever it holds (a line break is a space; the
+  /// other controls are escaped on the way out, by ``Console/error(_:)``), `<N>`-prefixed for
+  /// the journal.
   package func line(_ priority: Priority, _ message: String) -> String {
-    let text = MessageEscaping.escaped(
-      message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
+    let text = message.split(separator: "\n", omittingEmptySubsequences: false)
+      .joined(separator: " ")
     return journal ? "<\(priority.rawValue)>\(text)\n" : "pulsebar: \(text)\n"
   }
 
