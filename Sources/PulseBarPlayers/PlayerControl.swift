@@ -62,7 +62,7 @@ package enum PlayerControl {
   }
 
   /// How long `ctl` may wait on the bus in all, in nanoseconds.
-  static let budgetNanoseconds: UInt64 = 900_000_000
+  static let budgetNanoseconds: UInt64 = 800_000_000
 
   /// Seconds from now to `deadline` (monotonic nanoseconds), at least 50 ms: a call always
   /// gets a moment to be answered, and sd-bus never reads 0 as its 25 s default.
@@ -122,7 +122,7 @@ package enum PlayerControl {
 
   /// How long `ctl` waits for the players' states, all of them together: most of
   /// ``budgetNanoseconds``, leaving the call to the chosen player the rest.
-  static let statusDeadlineMicroseconds: UInt64 = 500_000
+  static let statusDeadlineMicroseconds: UInt64 = 450_000
 
   /// The replies to the `PlaybackStatus` calls `ctl` sends, by bus name.
   private final class StatusReplies {
