@@ -122,6 +122,10 @@ final class BusConnection {
     var reply: OpaquePointer?
     let result = sd_bus_call(bus, call.message, UInt64(timeoutSeconds * 1e6), &error, &reply)
     guard result >= 0, let reply else {
+      if result == -ETIMEDOUT {
+        throw BusError(
+          "no reply in \(Int((timeoutSeconds * 1000).rounded())) ms (the call was sent)")
+      }
       let text = error.message.map { String(cString: $0) } ?? String(cString: strerror(-result))
       throw BusError(text)
     }

@@ -4,6 +4,10 @@ import PulseBarSystem
 
 /// `pulsebar ctl`: one MPRIS call to the active player (or a named one), then exit.
 ///
+/// A bar runs it on a click and waits for it, so everything it asks the bus (the names, the
+/// players' states, the call itself) shares one deadline, ``budgetNanoseconds``: a player that
+/// hangs costs at most that, and the call to it is still sent.
+///
 /// A one-shot process has no history of who played last, so "active" here is read from the
 /// players' states: a playing player first, then a paused one, then any; among equals, the
 /// newest connection. That is the daemon's choice whenever one player plays, which is when
@@ -38,22 +42,33 @@ package enum PlayerControl {
   package static func perform(
     _ action: Action, player: String?, preference: PlayerPreference = PlayerPreference()
   ) throws(Failure) -> String {
+    let deadline = monotonicNanoseconds() + budgetNanoseconds
     let connection: BusConnection
     do {
       connection = try BusConnection()
     } catch {
       throw Failure(description: "\(error); no player to control")
     }
-    let chosen = try choose(player, on: connection, preference: preference)
+    let chosen = try choose(player, on: connection, preference: preference, deadline: deadline)
     do {
       let call = try connection.methodCall(
         destination: chosen, path: PlayerSession.playerPath,
         interface: PlayerSession.playerInterface, member: action.member)
-      _ = try connection.call(call)
+      _ = try connection.call(call, timeoutSeconds: secondsLeft(until: deadline))
     } catch {
       throw Failure(description: "\(short(chosen)): \(error)")
     }
     return short(chosen)
+  }
+
+  /// How long `ctl` may wait on the bus in all, in nanoseconds.
+  static let budgetNanoseconds: UInt64 = 800_000_000
+
+  /// Seconds from now to `deadline` (monotonic nanoseconds), at least 50 ms: a call always
+  /// gets a moment to be answered, and sd-bus never reads 0 as its 25 s default.
+  private static func secondsLeft(until deadline: UInt64) -> Double {
+    let now = monotonicNanoseconds()
+    return max(0.05, Double(deadline > now ? deadline - now : 0) / 1e9)
   }
 
   private static func short(_ busName: String) -> String {
@@ -62,14 +77,16 @@ package enum PlayerControl {
 
   /// The bus name to call.
   private static func choose(
-    _ wanted: String?, on connection: BusConnection, preference: PlayerPreference
+    _ wanted: String?, on connection: BusConnection, preference: PlayerPreference,
+    deadline: UInt64
   ) throws(Failure) -> String {
     var names: [String] = []
     do {
       let call = try connection.methodCall(
         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
         interface: "org.freedesktop.DBus", member: "ListNames")
-      names = try connection.call(call).readStrings() ?? []
+      names =
+        try connection.call(call, timeoutSeconds: secondsLeft(until: deadline)).readStrings() ?? []
     } catch {
       throw Failure(description: "the session bus did not list its names: \(error)")
     }
@@ -103,8 +120,9 @@ package enum PlayerControl {
     return best?.name ?? names[0]
   }
 
-  /// How long `ctl` waits for the players' states, all of them together.
-  static let statusDeadlineMicroseconds: UInt64 = 1_000_000
+  /// How long `ctl` waits for the players' states, all of them together: most of
+  /// ``budgetNanoseconds``, leaving the call to the chosen player the rest.
+  static let statusDeadlineMicroseconds: UInt64 = 450_000
 
   /// The replies to the `PlaybackStatus` calls `ctl` sends, by bus name.
   private final class StatusReplies {

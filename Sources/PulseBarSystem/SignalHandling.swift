@@ -28,6 +28,17 @@ package enum SignalHandling {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// Signals whose default action ends the process but that mean nothing to pulsebar.
+  package static let straySignals: [CInt] = [SIGUSR2, SIGALRM]
+
+  /// Ignores ``straySignals`` for the whole process: a stray `kill -USR2` (a script's "reload"
+  /// meant for another program) or an alarm does not end the daemon, which would leave its
+  /// socket file behind. SIGTERM and SIGINT end it cleanly, removing the socket. Called once,
+  /// first thing in `main`, beside ``ignoreBrokenPipe()``.
+  package static func ignoreStraySignals() {
+    for number in straySignals { signal(number, SIG_IGN) }
+  }
+
   /// The blocked daemon signals as a `sigset_t`.
   static func signalSet() -> sigset_t {
     var set = sigset_t()

@@ -13,11 +13,14 @@ package enum UnixSocket {
 
   /// Binds a non-blocking, close-on-exec stream socket at `path` with mode 0600 and listens.
   ///
-  /// A socket file already at `path` is replaced only when nothing answers on it (a stale file
-  /// left by a crash); a live daemon there makes this fail with EADDRINUSE, and a file that is
-  /// not a socket with EEXIST. The socket is bound and listening under a temporary name first
-  /// and then renamed into place, so `path` never names a socket that refuses connections
-  /// (a client that waits for the file to appear connects at once).
+  /// A socket file already at `path` is replaced only when it is ours and refuses a connection
+  /// (ECONNREFUSED: a stale file left by a crash). A live daemon there makes this fail with
+  /// EADDRINUSE, a file that is not a socket with EEXIST, a socket of another user with EPERM
+  /// (never replaced, whatever it answers), and any other answer (EACCES: a socket we may not
+  /// connect to is not known to be stale) with that error: nothing is unlinked. The socket is
+  /// bound and listening under a temporary name first and then renamed into place, so `path`
+  /// never names a socket that refuses connections (a client that waits for the file to
+  /// appear connects at once).
   package static func listen(path: String, backlog: CInt = 128) throws(ListenError)
     -> FileDescriptor
   {
@@ -26,13 +29,23 @@ package enum UnixSocket {
     }
     let address: UnixSocketAddress
     do { address = try UnixSocketAddress(path: path) } catch { throw failure("address", error) }
-    if let probe = try? connect(path: path) {
-      probe.closeQuietly()
-      throw failure("in use by a running daemon", .addressInUse)
-    }
     var status = stat()
-    if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFSOCK {
-      throw failure("not a socket", Errno(rawValue: EEXIST))
+    if lstat(path, &status) == 0 {
+      guard (status.st_mode & S_IFMT) == S_IFSOCK else {
+        throw failure("not a socket", Errno(rawValue: EEXIST))
+      }
+      guard status.st_uid == geteuid() else {
+        throw failure(
+          "a socket of uid \(status.st_uid), not replaced", Errno(rawValue: EPERM))
+      }
+      switch probe(address) {
+      case .success, .failure(.wouldBlock):  // a daemon answers, or its backlog is full
+        throw failure("in use by a running daemon", .addressInUse)
+      case .failure(let error) where error.rawValue == ECONNREFUSED:
+        break  // stale: replaced below
+      case .failure(let error):
+        throw failure("not known to be stale, not replaced (connect)", error)
+      }
     }
     let socket: FileDescriptor
     do { socket = try makeStreamSocket() } catch { throw failure("socket", error) }
@@ -88,7 +101,43 @@ package enum UnixSocket {
       "XDG_RUNTIME_DIR is not set; using \(path) (where systemd puts the runtime directory of uid \(getuid())); set XDG_RUNTIME_DIR or [socket] path if the socket lives elsewhere"
   }
 
+  /// Why the directory holding the socket `path` is not private: not owned by this user, or
+  /// writable by its group or by others (who could then take the name before the daemon, or
+  /// put their own socket there for clients to find); `nil` when it is private or cannot be
+  /// read. One line for the log.
+  package static func directoryWarning(socketPath path: String) -> String? {
+    let directory: String
+    if let slash = path.lastIndex(of: "/") {
+      directory = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+      directory = "."
+    }
+    var status = stat()
+    guard stat(directory, &status) == 0 else { return nil }
+    var problems: [String] = []
+    if status.st_uid != geteuid() { problems.append("owned by uid \(status.st_uid)") }
+    if status.st_mode & 0o022 != 0 {
+      let who = status.st_mode & 0o002 != 0 ? "others" : "its group"
+      problems.append(
+        "writable by \(who) (mode \(String(status.st_mode & 0o7777, radix: 8)))")
+    }
+    guard !problems.isEmpty else { return nil }
+    return
+      "socket: \(directory) is \(problems.joined(separator: " and ")): another user could take or replace \(path); keep the socket in a private directory (such as $XDG_RUNTIME_DIR)"
+  }
+
   // MARK: - Plumbing
+
+  /// Whether something listens at `address`: a non-blocking connect, closed at once (a
+  /// blocking one would wait while a live daemon's backlog is full).
+  private static func probe(_ address: UnixSocketAddress) -> Result<Void, Errno> {
+    let socket: FileDescriptor
+    do { socket = try makeStreamSocket() } catch { return .failure(error) }
+    defer { socket.closeQuietly() }
+    return address.withSocketAddress { pointer, length in
+      nothingOrErrno(retryOnInterrupt: true) { Glibc.connect(socket.rawValue, pointer, length) }
+    }
+  }
 
   private static func makeStreamSocket(nonBlocking: Bool = true) throws(Errno) -> FileDescriptor {
     let type =

@@ -3,7 +3,9 @@ import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
+StandardDescriptors.fillClosed()
 SignalHandling.ignoreBrokenPipe()
+SignalHandling.ignoreStraySignals()
 let status: Int32
 switch Result(catching: { () throws(UsageError) -> Command in
   try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
@@ -12,12 +14,10 @@ case .failure(let error):
   Console.error("pulsebar: \(error.message)\n")
   status = 2
 case .success(.help(let name)):
-  Console.output(
-    name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.full())
-  status = 0
+  let text = name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.full()
+  status = Console.outputOrSayWhy(text) ? 0 : 1
 case .success(.version):
-  Console.output("pulsebar \(CommandTable.version)\n")
-  status = 0
+  status = Console.outputOrSayWhy("pulsebar \(CommandTable.version)\n") ? 0 : 1
 case .success(.checkConfig(let path)):
   status = InfoCommands.checkConfig(path: path)
 case .success(.bands(let options)):

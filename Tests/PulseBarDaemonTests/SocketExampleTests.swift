@@ -109,7 +109,7 @@ import Testing
 
   @Test func waybarStyleHasEveryStateClass() throws {
     let css = try readTextFile(PackageRoot.path + "/config/examples/waybar-style.css")
-    for state in ["playing", "paused", "stopped", "offline"] {
+    for state in ["playing", "paused", "stopped", "offline", "disconnected", "error"] {
       #expect(css.contains("#custom-pulsebar.\(state) {"), "no rule for \(state)")
     }
   }

@@ -1,5 +1,9 @@
+import PulseBarSystem
+
 /// A config file problem, reported as `FILE:LINE: what is wrong` (or `FILE:LINE:COLUMN:` when
-/// the problem is at one place in the line, as a bad template field).
+/// the problem is at one place in the line, as a bad template field). The description shows
+/// control and invisible characters escaped (``MessageEscaping``), never raw. A warning (a
+/// deprecated key, an empty `text`) has the same shape.
 package struct ConfigError: Error, Equatable, CustomStringConvertible {
   package var file: String
   /// 1-based line, or 0 for a problem with the file as a whole.
@@ -16,26 +20,43 @@ package struct ConfigError: Error, Equatable, CustomStringConvertible {
   }
 
   package var description: String {
-    guard line > 0 else { return "\(file): \(message)" }
-    guard let column else { return "\(file):\(line): \(message)" }
-    return "\(file):\(line):\(column): \(message)"
+    let text: String
+    if line <= 0 {
+      text = "\(file): \(message)"
+    } else if let column {
+      text = "\(file):\(line):\(column): \(message)"
+    } else {
+      text = "\(file):\(line): \(message)"
+    }
+    return MessageEscaping.escaped(text)
   }
 }
 
 /// Parses pulsebar's INI config into a ``Configuration``.
 ///
 /// `[section]` headers, `key = value` lines, `#` or `;` comments on their own
-/// lines, blank lines. Every key is known in advance (``ConfigKeys``): an
+/// lines, blank lines; a leading UTF-8 byte-order mark is skipped. A value is everything after
+/// the `=`, spaces at its ends trimmed; one pair of matching quotes (`"…"` or `'…'`) around the
+/// whole of it is removed, so a quoted value means what it says and keeps the spaces inside
+/// (nothing is escaped inside them). Every key is known in advance (``ConfigKeys``): an
 /// unknown section or key, a bad value, an out-of-range number or a key given twice in one
 /// section is an error naming the file and line (and the column, for a bad template). An
 /// unknown section lists the sections, an unknown key its section's keys. Keys left out keep
-/// their defaults.
+/// their defaults. A deprecated key in use and an empty `output.text` are warnings.
 package enum ConfigParser {
+  /// What a file gave: the configuration, the keys it sets (`section.key`, in the order they
+  /// first appear) and its warnings, each `FILE:LINE: …`.
+  package struct Parsed: Sendable {
+    package var configuration: Configuration
+    package var keys: [String]
+    package var warnings: [ConfigError]
+  }
+
   /// Parses `text` (the contents of `file`) on top of `base`.
   package static func parse(_ text: String, file: String, base: Configuration = Configuration())
     throws(ConfigError) -> Configuration
   {
-    try parseListingKeys(text, file: file, base: base).configuration
+    try read(text, file: file, base: base).configuration
   }
 
   /// Parses as ``parse(_:file:base:)`` and names the keys the file sets (`section.key`, in the
@@ -43,11 +64,20 @@ package enum ConfigParser {
   package static func parseListingKeys(
     _ text: String, file: String, base: Configuration = Configuration()
   ) throws(ConfigError) -> (configuration: Configuration, keys: [String]) {
-    var keys: [String] = []
-    var configuration = base
+    let parsed = try read(text, file: file, base: base)
+    return (parsed.configuration, parsed.keys)
+  }
+
+  /// Parses `text` (the contents of `file`) on top of `base`, with the keys and the warnings.
+  package static func read(
+    _ text: String, file: String, base: Configuration = Configuration()
+  ) throws(ConfigError) -> Parsed {
+    var parsed = Parsed(configuration: base, keys: [], warnings: [])
     var section: String?
     var lineNumbers: [String: Int] = [:]
     var lineNumber = 0
+    var text = Substring(text)
+    if text.unicodeScalars.first == "\u{FEFF}" { text = text.dropFirst() }
     // `\r\n` is one Character in Swift: split on it too, or a CRLF file is one long line.
     let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     for rawLine in lines {
@@ -64,16 +94,20 @@ package enum ConfigParser {
       if let first = lineNumbers[name] {
         throw place.with("\(name) is given twice: on line \(first) and on line \(lineNumber)")
       }
-      try apply(
-        setting, line: line, rawLine: rawLine, equals: equals, to: &configuration, at: place)
+      let value = try apply(
+        setting, line: line, rawLine: rawLine, equals: equals, to: &parsed.configuration,
+        at: place)
+      if let warning = ConfigWarnings.warning(for: name, value: value) {
+        parsed.warnings.append(place.with(warning))
+      }
       lineNumbers[name] = lineNumber
-      keys.append(name)
+      parsed.keys.append(name)
     }
-    if let problem = configuration.crossFieldProblem() {
+    if let problem = parsed.configuration.crossFieldProblem() {
       let line = problem.keys.compactMap { lineNumbers[$0] }.max() ?? 0
       throw ConfigError(file: file, line: line, message: problem.message)
     }
-    return (configuration, keys)
+    return parsed
   }
 
   /// The section a `[name]` header line opens.
@@ -106,28 +140,50 @@ package enum ConfigParser {
     return (setting, equals)
   }
 
-  /// Applies the value after `equals` in `line` (`rawLine` untrimmed) to `configuration`; a bad
-  /// value's error gets the key and, when it has one, its column in the line.
+  /// Applies the value after `equals` in `line` (`rawLine` untrimmed) to `configuration` and
+  /// returns it (unquoted); a bad value's error gets the key and, when it has one, its column
+  /// in the line.
   private static func apply(
     _ setting: Setting, line: String, rawLine: Substring, equals: String.Index,
     to configuration: inout Configuration, at place: ConfigError
-  ) throws(ConfigError) {
-    let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+  ) throws(ConfigError) -> String {
+    let (value, quoted) = unquoted(String(line[line.index(after: equals)...]).trimmingWhitespace())
     do {
       try setting.apply(value, &configuration)
+      return value
     } catch {
-      // The column in the line: where the value starts, plus the error's place in it.
+      // The column in the line: where the value starts (inside its quotes), plus the error's
+      // place in it.
       let column = error.column.map { column in
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let indent = rawLine.prefix(while: isSpace).count
         let afterEquals = line[line.index(after: equals)...]
         return indent + line.distance(from: line.startIndex, to: equals) + 1
-          + afterEquals.prefix(while: isSpace).count + column
+          + afterEquals.prefix(while: isSpace).count + (quoted ? 1 : 0) + column
       }
       var problem = place.with("\(setting.section).\(setting.key): \(error.message)")
       problem.column = column
       throw problem
     }
+  }
+
+  /// `value` as a config line spells it so that it reads back the same: in quotes when it
+  /// starts or ends with a space, a tab or a quote (which the parser would trim or remove).
+  package static func quotedIfNeeded(_ value: String) -> String {
+    let edges: Set<Character> = [" ", "\t", "\"", "'"]
+    guard let first = value.first, let last = value.last,
+      edges.contains(first) || edges.contains(last)
+    else { return value }
+    return "\"" + value + "\""
+  }
+
+  /// `value` without one pair of matching quotes around the whole of it, and whether it had
+  /// them.
+  static func unquoted(_ value: String) -> (value: String, quoted: Bool) {
+    guard value.count >= 2, let first = value.first, first == "\"" || first == "'",
+      value.last == first
+    else { return (value, false) }
+    return (String(value.dropFirst().dropLast()), true)
   }
 }
 

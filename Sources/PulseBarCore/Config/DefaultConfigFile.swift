@@ -9,7 +9,9 @@ extension ConfigKeys {
       # pulsebar configuration: every key with its default.
       # pulsebar reads it from ~/.config/pulsebar/config ($XDG_CONFIG_HOME/pulsebar/config when
       # set); edit what you need there. Keys left out keep their defaults, and command-line
-      # options override this file. Check a file with: pulsebar check-config FILE
+      # options override this file. A value is everything after '='; quotes around all of it
+      # are removed ("…" or '…', keeping the spaces inside). Check a file with:
+      # pulsebar check-config FILE
 
       """
     var section = ""

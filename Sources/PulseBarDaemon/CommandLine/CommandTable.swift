@@ -62,7 +62,7 @@ package enum CommandTable {
   package static let files: [(path: String, what: String)] = [
     (
       "~/.config/pulsebar/config",
-      "the config, or $XDG_CONFIG_HOME/pulsebar/config; none: all defaults"
+      "the config, or $XDG_CONFIG_HOME/pulsebar/config; none: all defaults. A regular UTF-8 file of at most 1 MiB; [section] and key = value lines, quotes around a whole value removed"
     ),
     (
       "$XDG_RUNTIME_DIR/pulsebar.sock",
@@ -89,7 +89,10 @@ package enum CommandTable {
   /// Exit statuses and what each means.
   package static let exitStatuses: [(status: Int, what: String)] = [
     (0, "done"),
-    (1, "a runtime failure (an audio file missing or malformed, a socket error)"),
+    (
+      1,
+      "a runtime failure (an audio file missing or malformed, a socket error, stdout closed or full)"
+    ),
     (2, "a usage or config error (a missing audio server is none: it is waited for)"),
   ]
 

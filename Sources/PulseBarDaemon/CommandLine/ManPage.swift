@@ -42,7 +42,8 @@ package enum ManPage {
     page += """
       .SH SIGNALS
       SIGHUP or SIGUSR1 make \\fBpulsebar run\\fR read its config again (a bad one is logged and \
-      the old one kept); SIGTERM and SIGINT end it with status 0.
+      the old one kept); SIGTERM and SIGINT end it with status 0, removing its socket; SIGUSR2 and \
+      SIGALRM are ignored.
       .SH FILES
 
       """

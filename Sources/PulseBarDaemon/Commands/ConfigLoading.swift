@@ -12,23 +12,59 @@ package enum ConfigLoading {
     return (environment("HOME") ?? "") + "/.config/pulsebar/config"
   }
 
-  /// Loads `path` (or the default path, where a missing file means all defaults).
-  package static func load(path: String?) throws(ConfigError) -> Configuration {
+  /// Loads `path` (or the default path, where a missing file means all defaults). Each
+  /// warning (`FILE:LINE: …`) goes to `warn`.
+  package static func load(path: String?, warn: (ConfigError) -> Void = { _ in })
+    throws(ConfigError) -> Configuration
+  {
     let file = path ?? defaultPath()
     guard let text = try readFile(file, required: path != nil) else { return Configuration() }
-    return try ConfigParser.parse(text, file: file)
+    let parsed = try ConfigParser.read(text, file: file)
+    parsed.warnings.forEach(warn)
+    return parsed.configuration
   }
 
+  /// The most bytes a config file may hold.
+  package static let maximumBytes = 1 << 20
+
   /// The file's text; `nil` when it does not exist and is not required.
+  ///
+  /// Only a regular file is read: it is opened without blocking (a FIFO with no writer would
+  /// hang the open, and the read after it, forever; on a reload that is the engine's thread)
+  /// and checked with `fstat`, so a FIFO, a device or a directory is one error line. A file
+  /// over ``maximumBytes`` or one that is not UTF-8 is refused too, the latter with the line
+  /// and column of its first bad byte.
   package static func readFile(_ path: String, required: Bool) throws(ConfigError) -> String? {
     let descriptor: FileDescriptor
     do {
-      descriptor = try FileDescriptor.open(path, O_RDONLY)
+      descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
     } catch {
       if error == .noSuchFile && !required { return nil }
-      throw ConfigError(file: path, line: 0, message: error.description)
+      // A Unix socket cannot be opened (ENXIO).
+      if error.rawValue == ENXIO { throw fileError(path, "not a regular file (a socket)") }
+      throw fileError(path, error.description)
     }
     defer { descriptor.closeQuietly() }
+    var status = stat()
+    guard fstat(descriptor.rawValue, &status) == 0 else {
+      throw fileError(path, Errno.current.description)
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      throw fileError(path, "not a regular file (\(kind(status.st_mode)))")
+    }
+    guard status.st_size <= maximumBytes else { throw tooLarge(path) }
+    let bytes = try readAll(descriptor, path: path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw notUTF8(bytes, path: path)
+    }
+    return text
+  }
+
+  /// Everything `descriptor` holds, up to ``maximumBytes`` (a file that grows past it while
+  /// being read is refused).
+  private static func readAll(_ descriptor: FileDescriptor, path: String) throws(ConfigError)
+    -> [UInt8]
+  {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16384)
     while true {
@@ -38,19 +74,60 @@ package enum ConfigLoading {
       let count: Int
       switch result {
       case .success(let read): count = read
-      case .failure(let error):
-        throw ConfigError(file: path, line: 0, message: error.description)
+      case .failure(let error): throw fileError(path, error.description)
       }
-      if count == 0 { break }
+      if count == 0 { return bytes }
       bytes.append(contentsOf: chunk[..<count])
-      if bytes.count > 1 << 20 {
-        throw ConfigError(file: path, line: 0, message: "larger than 1 MiB; not a config file")
+      if bytes.count > maximumBytes { throw tooLarge(path) }
+    }
+  }
+
+  private static func fileError(_ path: String, _ message: String) -> ConfigError {
+    ConfigError(file: path, line: 0, message: message)
+  }
+
+  private static func tooLarge(_ path: String) -> ConfigError {
+    fileError(path, "larger than 1 MiB; not a config file")
+  }
+
+  /// What a file type is, for the error that refuses it.
+  private static func kind(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "a FIFO"
+    case S_IFDIR: "a directory"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "not a file"
+    }
+  }
+
+  /// The error for `bytes` that are not UTF-8: the line and column of the first bad byte, and
+  /// the byte escaped.
+  private static func notUTF8(_ bytes: [UInt8], path: String) -> ConfigError {
+    var lineStart = 0
+    var line = 1
+    for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+      let slice = bytes[lineStart..<index]
+      if String(validating: slice, as: UTF8.self) == nil { break }
+      lineStart = index + 1
+      line += 1
+    }
+    // The longest valid prefix of the line: its characters are the columns before the bad byte.
+    let rest = bytes[lineStart...]
+    var valid = rest.startIndex
+    var decoder = UTF8()
+    var iterator = rest.makeIterator()
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): valid += UTF8.width(scalar)
+      case .emptyInput, .error: break decoding
       }
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw ConfigError(file: path, line: 0, message: "not UTF-8 text")
-    }
-    return text
+    let column = String(decoding: bytes[lineStart..<valid], as: UTF8.self).count + 1
+    let bad = MessageEscaping.escaped(bytes: bytes[valid..<min(valid + 1, bytes.endIndex)])
+    return ConfigError(
+      file: path, line: line, column: column, message: "not UTF-8 text (the byte \(bad))")
   }
 
   /// Applies command-line overrides with the same checks as the file.

@@ -18,10 +18,14 @@ final class Daemon {
   private let logger: Logger
   private let notifier: SystemdNotifier?
   private var players: PlayerWatcher?
+  /// The config warnings already said (each is said once, not again at every reload).
+  private var warned: Set<String>
 
   init(
-    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions
+    source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions,
+    warned: Set<String> = []
   ) {
+    self.warned = warned
     self.source = source
     self.sampleRate = sampleRate
     self.configuration = configuration
@@ -63,7 +67,9 @@ final class Daemon {
     }
     // In the foreground the terminal view owns stdout.
     var deliveries: [FrameDelivery] = []
-    if options.writeStdout && terminal == nil { deliveries.append(DescriptorDelivery(key: key)) }
+    let standardOutput =
+      options.writeStdout && terminal == nil ? DescriptorDelivery(key: key) : nil
+    if let standardOutput { deliveries.append(standardOutput) }
     if let socket { deliveries.append(socket) }
     if let terminal {
       deliveries.append(terminal)
@@ -78,7 +84,8 @@ final class Daemon {
     socket?.stop()
     players?.stop()
     source.stop()
-    return status
+    let logger = logger
+    return standardOutput?.exitStatus(status) { logger.error($0) } ?? status
   }
 
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
@@ -165,7 +172,10 @@ final class Daemon {
       let plan = ReloadPlan(
         running: configuration,
         reloaded: try ConfigLoading.apply(
-          options.overrides, to: ConfigLoading.load(path: options.configPath)))
+          options.overrides,
+          to: ConfigLoading.load(path: options.configPath) { [logger] warning in
+            if warned.insert(warning.description).inserted { logger.warning("\(warning)") }
+          }))
       if let notice = plan.notice { logger.notice(notice) }
       let reloaded = plan.applied
       // The config's own bar count must lay out (the parser already refuses odd bars in

@@ -4,19 +4,20 @@ import PulseBarSystem
 
 /// `pulsebar check-config [FILE]` and `pulsebar bands`.
 package enum InfoCommands {
-  /// Validates a config file: `FILE: ok` and exit 0, or `FILE:LINE: problem` and exit 2.
+  /// Validates a config file: `FILE: ok` and exit 0 (after a `FILE:LINE: warning: …` line on
+  /// stderr for each warning), or `FILE:LINE: problem` and exit 2.
   /// With no FILE it checks the default path, where no file at all is fine: the defaults apply,
   /// as they do for `pulsebar run` (a FILE named on the command line must exist).
   package static func checkConfig(path: String?) -> Int32 {
     let file = path ?? ConfigLoading.defaultPath()
     do {
       guard let text = try ConfigLoading.readFile(file, required: path != nil) else {
-        Console.output("\(file): no such file; all defaults apply\n")
-        return 0
+        return Console.outputOrSayWhy("\(file): no such file; all defaults apply\n") ? 0 : 1
       }
-      _ = try ConfigParser.parse(text, file: file)
-      Console.output("\(file): ok\n")
-      return 0
+      for warning in try ConfigParser.read(text, file: file).warnings {
+        Console.error("pulsebar: \(warning)\n")
+      }
+      return Console.outputOrSayWhy("\(file): ok\n") ? 0 : 1
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
@@ -38,8 +39,7 @@ package enum InfoCommands {
           text += "\(format(band.lowerHz)) \(format(band.upperHz))\n"
         }
       }
-      Console.output(text)
-      return 0
+      return Console.outputOrSayWhy(text) ? 0 : 1
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2

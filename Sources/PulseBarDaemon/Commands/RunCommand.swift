@@ -9,14 +9,7 @@ import PulseBarSystem
 /// fast as possible). Returns the exit status.
 package enum RunCommand {
   package static func run(_ options: RunOptions) -> Int32 {
-    let configuration: Configuration
-    do {
-      configuration = try ConfigLoading.apply(
-        options.overrides, to: ConfigLoading.load(path: options.configPath))
-    } catch {
-      Console.error("pulsebar: \(error)\n")
-      return 2
-    }
+    guard let (configuration, warned) = loadConfiguration(options) else { return 2 }
     if options.offline, case .file = configuration.input {
     } else if options.offline {
       Console.error("pulsebar: --offline needs --input file:PATH\n")
@@ -35,7 +28,7 @@ package enum RunCommand {
       if options.offline { return runOffline(file: file, configuration: configuration) }
       return Daemon(
         source: PacedFileSource(file: file), sampleRate: file.sampleRate,
-        configuration: configuration, options: options
+        configuration: configuration, options: options, warned: warned
       ).run()
     case .fifo(let path):
       do {
@@ -46,20 +39,41 @@ package enum RunCommand {
       }
       return Daemon(
         source: RawPCMSource(origin: .fifo(path: path), inputChannels: configuration.rawChannels),
-        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options
+        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options,
+        warned: warned
       ).run()
     case .stdin:
       return Daemon(
         source: RawPCMSource(origin: .standardInput, inputChannels: configuration.rawChannels),
-        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options
+        sampleRate: configuration.rawSampleRate, configuration: configuration, options: options,
+        warned: warned
       ).run()
     case .auto, .pulse, .pipewire:
       // A missing server is waited for.
       let (source, sampleRate) = serverSource(
         configuration: configuration, verbose: options.verbose)
       return Daemon(
-        source: source, sampleRate: sampleRate, configuration: configuration, options: options
+        source: source, sampleRate: sampleRate, configuration: configuration, options: options,
+        warned: warned
       ).run()
+    }
+  }
+
+  /// The config file with the command line's overrides, and the warnings it logged (each once:
+  /// a reload says only new ones); `nil` after one line on stderr.
+  private static func loadConfiguration(_ options: RunOptions) -> (Configuration, Set<String>)? {
+    var warned: Set<String> = []
+    let logger = Logger(verbose: options.verbose)
+    do {
+      let configuration = try ConfigLoading.apply(
+        options.overrides,
+        to: ConfigLoading.load(path: options.configPath) { warning in
+          if warned.insert(warning.description).inserted { logger.warning("\(warning)") }
+        })
+      return (configuration, warned)
+    } catch {
+      Console.error("pulsebar: \(error)\n")
+      return nil
     }
   }
 
@@ -146,6 +160,6 @@ package enum RunCommand {
       pipeline.renderConsumers(info: info)
       guard delivery.deliver(pipeline: pipeline, info: info) else { break }
     }
-    return 0
+    return delivery.exitStatus(0) { Console.error("pulsebar: \($0)\n") }
   }
 }

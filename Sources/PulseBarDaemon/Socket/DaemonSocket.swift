@@ -26,6 +26,7 @@ package enum DaemonSocket {
         let configured = socketPath.isEmpty ? configuration.socketPath : socketPath
         let path = UnixSocket.defaultPath(configured: configured)
         if let note = UnixSocket.guessedPathNote(configured: configured) { logger.notice(note) }
+        if let warning = UnixSocket.directoryWarning(socketPath: path) { logger.warning(warning) }
         listener = try UnixSocket.listen(path: path)
         ownsPath = path
         logger.info("socket: listening on \(path)")

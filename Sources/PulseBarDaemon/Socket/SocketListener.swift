@@ -1,24 +1,41 @@
 import Glibc
+import PulseBarCore
 import PulseBarSystem
 
 /// The daemon's listening socket in the socket handler's epoll set: accepts without blocking,
 /// and when accepting fails for want of descriptors or memory it leaves the set for 100 ms
-/// (instead of spinning on a listener that stays readable), then comes back.
+/// (instead of spinning on a listener that stays readable), then comes back. The warning is
+/// said at most once every ``warningInterval`` seconds, with how many were held back.
 struct SocketListener {
   /// The listener's token in the epoll set (clients' tokens start above it).
   static let token: UInt64 = 0
   /// How long accepting pauses after a failure, in seconds.
   static let pause = 0.1
+  /// The least time between two accept warnings, in seconds.
+  static let warningInterval = 10.0
 
   let descriptor: FileDescriptor
   /// The socket file removed on ``stop(_:)``; `nil` when systemd owns it.
   let ownsPath: String?
   /// Until when accepting is paused (monotonic seconds).
   private(set) var pausedUntil: Double?
+  private var warnings = LogRateLimit(interval: SocketListener.warningInterval)
+
+  /// The socket file's device and inode when it was bound: ``stop(_:)`` removes only that file,
+  /// never one another program put at the path since.
+  private let boundFile: [UInt64]?
 
   init(_ descriptor: FileDescriptor, ownsPath: String?) {
     self.descriptor = descriptor
     self.ownsPath = ownsPath
+    boundFile = ownsPath.flatMap(Self.fileIdentity)
+  }
+
+  /// (device, inode) of the file at `path`, or `nil`.
+  private static func fileIdentity(_ path: String) -> [UInt64]? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return [UInt64(status.st_dev), UInt64(status.st_ino)]
   }
 
   /// Starts accepting: the listener joins `epoll`.
@@ -36,9 +53,15 @@ struct SocketListener {
         continue
       } catch {
         if error.rawValue == ECONNABORTED || error.rawValue == EPROTO { continue }
-        logger.warning("socket: accept: \(error); pausing for 100 ms")
+        let now = monotonicSeconds()
+        if let heldBack = warnings.admit(at: now) {
+          let more = heldBack > 0 ? "; \(heldBack) more since the last" : ""
+          logger.warning(
+            "socket: accept: \(error); retrying every 100 ms (said at most every \(Int(Self.warningInterval)) s\(more))"
+          )
+        }
         epoll.remove(descriptor)
-        pausedUntil = monotonicSeconds() + Self.pause
+        pausedUntil = now + Self.pause
         return nil
       }
     }
@@ -51,11 +74,12 @@ struct SocketListener {
     try? start(epoll)
   }
 
-  /// Leaves `epoll`, closes, and removes the socket file it owns.
+  /// Leaves `epoll`, closes, and removes the socket file it owns (if it is still the one it
+  /// bound).
   func stop(_ epoll: Epoll) {
     epoll.remove(descriptor)
     descriptor.closeQuietly()
-    if let ownsPath { unlink(ownsPath) }
+    if let ownsPath, let boundFile, Self.fileIdentity(ownsPath) == boundFile { unlink(ownsPath) }
   }
 }
 

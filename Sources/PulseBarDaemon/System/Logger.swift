@@ -30,7 +30,9 @@ package struct Logger: Sendable {
     Console.error(line(priority, message))
   }
 
-  /// The line written for `message`: one line whatever it holds, `<N>`-prefixed for the journal.
+  /// The line written for `message`: one line whatever it holds (a line break is a space; the
+  /// other controls are escaped on the way out, by ``Console/error(_:)``), `<N>`-prefixed for
+  /// the journal.
   package func line(_ priority: Priority, _ message: String) -> String {
     let text = message.split(separator: "\n", omittingEmptySubsequences: false)
       .joined(separator: " ")

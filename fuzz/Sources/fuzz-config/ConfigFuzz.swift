@@ -27,7 +27,8 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   return 0
 }
 
-/// Every key of `configuration` as a config file, section by section.
+/// Every key of `configuration` as a config file, section by section (a value that would lose
+/// its edges to trimming or unquoting goes in quotes).
 private func renderedFile(_ configuration: Configuration) -> String {
   var text = ""
   var section = ""
@@ -36,7 +37,7 @@ private func renderedFile(_ configuration: Configuration) -> String {
       section = setting.section
       text += "[\(section)]\n"
     }
-    text += "\(setting.key) = \(setting.render(configuration))\n"
+    text += "\(setting.key) = \(ConfigParser.quotedIfNeeded(setting.render(configuration)))\n"
   }
   return text
 }
