@@ -89,7 +89,7 @@ package enum ConfigKeys {
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     .template(
       "output", "text", \.text,
-      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells; a line whose fields lost their values is padded to the widest since the track changed"
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells, {title:20:scroll} scrolls a longer title; a line whose fields lost their values is padded to the widest since the track changed"
     ),
     .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
@@ -109,6 +109,15 @@ package enum ConfigKeys {
     .number(
       "output", "hide_after", 0...86400, \.hideAfter,
       "seconds the hide_when state must last before the text hides"),
+    .number(
+      "output", "scroll_speed", 0.5...30, \.scrollSpeed,
+      "cells a second a {title:N:scroll} field moves while playing (still while paused)"),
+    .number(
+      "output", "scroll_pause", 0...60, \.scrollPause,
+      "seconds a scrolling field rests at its start before each loop"),
+    .text(
+      "output", "scroll_separator", \.scrollSeparator,
+      "what stands between the end of a scrolling value and its start again"),
     .colors(
       "colors", "bars", \.barColors,
       "the bars' colours, a gradient (#rrggbb, …); empty means no colour (needs markup)"),

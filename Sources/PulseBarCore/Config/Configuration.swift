@@ -77,6 +77,11 @@ package struct Configuration: Sendable, Equatable {
   /// When the text line hides (``LineVisibility``), and after how many seconds.
   package var hideWhen = HideWhen.never
   package var hideAfter: Double = 5
+  /// A scrolling field (`{title:24:scroll}`, ``Marquee``): cells a second while playing, the
+  /// seconds it rests at the start of each loop, and what stands between the loops.
+  package var scrollSpeed: Double = 3
+  package var scrollPause: Double = 1.5
+  package var scrollSeparator = " · "
 
   // MARK: [colors]
   /// The bars' gradient (one colour: all bars alike); empty means no colour.

@@ -131,7 +131,7 @@ extension Setting {
     Setting(
       section: section, key: key, help: help,
       apply: { text, configuration throws(ValueError) in configuration[keyPath: path] = text },
-      render: { $0[keyPath: path] })
+      render: { quotedIfSpaced($0[keyPath: path]) })
   }
 
   static func boolean(
@@ -188,4 +188,12 @@ extension Setting {
         configuration[keyPath: path] = glyphs
       }, render: { $0[keyPath: path].joined(separator: " ") })
   }
+}
+
+/// `text` in double quotes when it starts or ends with white space, which an unquoted value
+/// loses (the parser strips one pair of quotes around a whole value).
+func quotedIfSpaced(_ text: String) -> String {
+  guard let first = text.first, let last = text.last, first.isWhitespace || last.isWhitespace
+  else { return text }
+  return "\"\(text)\""
 }

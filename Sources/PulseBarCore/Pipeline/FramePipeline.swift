@@ -314,12 +314,22 @@ package final class FramePipeline {
     scene.isAnimating || consumers.contains { $0.gate.owesFrame } || visibility.isPending
   }
 
-  /// When a consumer's line next changes for the player's position alone (monotonic seconds,
+  /// When a consumer's line next changes for the player's position or a scrolling field alone (monotonic seconds,
   /// the clock of ``NowPlaying/positionTime``), or `nil`: no template shows the position or
   /// progress, or the player is not playing. The engine wakes then to render (at most once a
   /// second; never while paused or stopped), passing the clock as ``FrameInfo/clock``.
   package func nextPositionChange(after clock: Double) -> Double? {
-    guard playerShown, consumers.contains(where: { $0.renderer.showsPosition }) else { return nil }
-    return nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
+    var next: Double?
+    if playerShown, consumers.contains(where: { $0.renderer.showsPosition }) {
+      next = nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
+    }
+    // A scrolling field moves while the line plays, and stands still (no wake-ups) otherwise.
+    guard scene.state == .playing else { return next }
+    for consumer in consumers {
+      guard let step = consumer.renderer.nextScrollStep(after: clock) else { continue }
+      next = min(next ?? step, step)
+    }
+    return next
   }
+
 }

@@ -15,6 +15,10 @@ struct CompiledTemplate {
   let literals: GlyphTable
   /// Per item: the escaped (and fitted) value of a track field; empty when it has none.
   var values: [ByteLine]
+  /// Per item: `:scroll` was asked for.
+  let scrolls: [Bool]
+  /// Per item that scrolls: its value as a ``Marquee`` (made with ``values``).
+  var marquees: [Marquee?]
 
   init(_ template: Template, dialect: LineDialect) {
     fields = template.items.map(\.field)
@@ -27,6 +31,8 @@ struct CompiledTemplate {
     }
     literals = GlyphTable(texts.map(dialect.encoded))
     values = Array(repeating: ByteLine(), count: template.items.count)
+    scrolls = template.items.map(\.scrolls)
+    marquees = Array(repeating: nil, count: template.items.count)
   }
 
   static let prefix = 0
@@ -47,6 +53,14 @@ struct CompiledTemplate {
 }
 
 extension Template.Field {
+  /// Fields whose text may scroll (`{title:24:scroll}`).
+  var canScroll: Bool {
+    switch self {
+    case .player, .title, .artist, .album, .source: true
+    default: false
+    }
+  }
+
   /// Fields whose value changes only with the player's track or the source: escaped once per
   /// change. The others (glyph, bars, bubbles, state, position, progress) are drawn per frame.
   var isTrackField: Bool {

@@ -78,6 +78,12 @@ package final class FrameRenderer {
     text?.templates.showsPosition ?? waybar?.templates.showsPosition ?? false
   }
 
+  /// When a scrolling field (`{title:24:scroll}`) next moves after `clock` (monotonic seconds),
+  /// or `nil` when none scrolls. The caller asks only while the line plays.
+  package func nextScrollStep(after clock: Double) -> Double? {
+    text?.templates.nextScrollStep(after: clock) ?? waybar?.templates.nextScrollStep(after: clock)
+  }
+
   /// What fills free cells in the text formats: U+2007 FIGURE SPACE. One cell wide (as every
   /// default bubble glyph), in DejaVu Sans and Sans Mono, and not whitespace to a bar that trims
   /// lines.

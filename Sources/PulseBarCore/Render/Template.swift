@@ -11,6 +11,8 @@
 ///   `Playing · Title (mpv)`, with no player at all `Playing`;
 /// - text before the first field and after the last always stays.
 /// A field with a width is never dropped: it pads, so the line keeps its width.
+/// `{title:24:scroll}` scrolls a value wider than its width instead of cutting it (a
+/// ``Marquee``): the player, title, artist, album and source fields can.
 ///
 /// Parsed once per configuration (a bad template is a config error with its column); rendered
 /// per frame by ``TemplateRenderer`` with no allocation.
@@ -26,6 +28,8 @@ package struct Template: Sendable, Equatable {
     package var field: Field
     /// Display cells, or `nil` for the value's own width.
     package var width: Int?
+    /// `:scroll`: a value wider than ``width`` scrolls through it (``Marquee``).
+    package var scrolls = false
     package var opener = ""
     package var closer = ""
   }
@@ -63,7 +67,7 @@ package struct Template: Sendable, Equatable {
       )
     }
     var literals: [String] = [""]
-    var fields: [(Field, Int?)] = []
+    var fields: [(Field, Int?, Bool)] = []
     var characters = Array(text)[...]
     var column = 1
     while let character = characters.popFirst() {
@@ -104,15 +108,33 @@ package struct Template: Sendable, Equatable {
     self = (try? Template(parsing: text)) ?? (try! Template(parsing: fallback))
   }
 
-  /// `name` or `name:width` at `column` (where the name starts).
-  private static func field(_ inside: String, column: Int) throws(TemplateError) -> (Field, Int?) {
-    let parts = inside.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+  /// `name`, `name:width` or `name:width:scroll` at `column` (where the name starts).
+  private static func field(_ inside: String, column: Int) throws(TemplateError) -> (
+    Field, Int?, Bool
+  ) {
+    var parts = inside.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
     let name = String(parts[0])
     guard let field = Field(rawValue: name) else {
       let names = Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
       throw TemplateError(column: column, message: "unknown field {\(name)}; expected \(names)")
     }
-    guard parts.count == 2 else { return (field, nil) }
+    guard parts.count >= 2 else { return (field, nil, false) }
+    var scrolls = false
+    if parts.count == 3 {
+      let optionColumn = column + name.count + parts[1].count + 2
+      guard parts[2] == "scroll" else {
+        throw TemplateError(
+          column: optionColumn,
+          message: "unknown option '\(parts[2])' for {\(name)}; expected scroll")
+      }
+      guard field.canScroll else {
+        throw TemplateError(
+          column: optionColumn,
+          message: "{\(name)} cannot scroll; {player} {title} {artist} {album} {source} can")
+      }
+      scrolls = true
+      parts.removeLast()
+    }
     let widthColumn = column + name.count + 1
     guard let width = Int(parts[1]), widthRange.contains(width) else {
       throw TemplateError(
@@ -121,16 +143,16 @@ package struct Template: Sendable, Equatable {
           "bad width '\(parts[1])' for {\(name)}: expected \(widthRange.lowerBound)…\(widthRange.upperBound) cells"
       )
     }
-    return (field, width)
+    return (field, width, scrolls)
   }
 
   /// The literals around the fields as prefix, separators and suffix, with the brackets that
   /// hug a field moved onto it.
-  private static func split(literals: [String], fields: [(Field, Int?)]) -> (
+  private static func split(literals: [String], fields: [(Field, Int?, Bool)]) -> (
     String, [Item], [String], String
   ) {
     guard !fields.isEmpty else { return (literals[0], [], [], "") }
-    var items = fields.map { Item(field: $0.0, width: $0.1) }
+    var items = fields.map { Item(field: $0.0, width: $0.1, scrolls: $0.2) }
     var separators: [String] = []
     var prefix = ""
     var suffix = ""

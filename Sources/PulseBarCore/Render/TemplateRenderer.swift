@@ -23,9 +23,13 @@ struct TemplateRenderer {
   /// The title, artist and album that line was drawn for.
   private var widestTrack: [String?] = []
 
+  /// How scrolling fields move (`output.scroll_*`).
+  private let scrollStyle: ScrollStyle
+
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
     self.dialect = dialect
+    scrollStyle = ScrollStyle(configuration)
     templates = texts.map {
       CompiledTemplate(Template(validated: $0, fallback: fallback), dialect: dialect)
     }
@@ -74,6 +78,11 @@ struct TemplateRenderer {
           }
         var line = ByteLine()
         let width = template.widths[item]
+        if template.scrolls[item] {
+          template.updateMarquee(
+            item, value: UntrustedText.sanitized(value ?? ""), style: scrollStyle,
+            dialect: dialect.values)
+        }
         if width > 0 {
           let fitted = TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width)
           UntrustedText.append(fitted, as: dialect.values, to: &line)
@@ -84,6 +93,11 @@ struct TemplateRenderer {
       }
       templates[index] = template
     }
+  }
+
+  /// The monotonic time after `clock` at which a scrolling field next moves, while playing.
+  func nextScrollStep(after clock: Double) -> Double? {
+    templates.lazy.compactMap { $0.nextScrollStep(after: clock) }.min()
   }
 
   private static func clockText(_ seconds: Double) -> String {
@@ -101,6 +115,8 @@ struct TemplateRenderer {
     bars: UnsafeBufferPointer<Float>, clock: Double?
   ) {
     colors.prepare(barCount: bars.count)
+    // Scroll time runs while the line plays (advanced in place: no copy of the template).
+    if let clock { templates[index].advanceMarquees(to: clock, playing: scene.state == .playing) }
     let template = templates[index]
     let seconds = position.map { $0.seconds(at: clock ?? $0.sampledAt) }
     template.literals.withGlyph(CompiledTemplate.prefix) { out.append($0) }
@@ -127,7 +143,12 @@ struct TemplateRenderer {
           connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
-      case .player, .title, .artist, .album, .length, .source: out.append(template.values[item])
+      case .player, .title, .artist, .album, .length, .source:
+        if let marquee = template.marquees[item] {
+          marquee.append(into: &out)
+        } else {
+          out.append(template.values[item])
+        }
       }
       template.literals.withGlyph(CompiledTemplate.closer(item)) { out.append($0) }
       previous = item
