@@ -15,7 +15,12 @@ struct RealBarMatrixTests {
   /// Titles whose characters are wide or joined; the template shows each in 24 cells.
   static let titles = [
     ("ASCII", "A Song"), ("CJK", "東京の夜に歌う声だ"), ("emoji", "🎵🎶🎸 Song"),
-    ("ZWJ", "👩‍👩‍👧‍👦 Family"),
+    ("ZWJ", "👩‍👩‍👧‍👦 Family"), ("percent", "%{F#f00}50%"),
+  ]
+  /// The titles each bar draws within one cell (10 px) of the template's width, per bar; the
+  /// others are measured and recorded (docs/WIDTHS.md).
+  static let heldTitles = [
+    "waybar": ["emoji", "ZWJ"], "i3blocks": ["emoji", "ZWJ"], "polybar": ["emoji"],
   ]
 
   /// Whether every bar is installed (CI installs them); the reason when not.
@@ -80,7 +85,7 @@ struct RealBarMatrixTests {
     world.player("status Stopped")
     #expect(world.waitForState("stopped"), "never stopped")
     try run.measure("stopped", settle: 1)
-    try run.waitHidden(timeout: 20)
+    try run.waitHidden(timeout: 30)
     world.player("status Playing")
     #expect(world.waitForState("playing"), "never played again")
     try run.measure("shown")
@@ -187,6 +192,14 @@ struct MatrixRun {
       )
       #expect(cell.problems.isEmpty, "\(key): \(cell.problems)")
       #expect(widths.count == 1, "\(key): widths per state \(states)")
+      guard key.hasSuffix("/template"), let width = widths.first else { continue }
+      let bar = String(key.prefix { $0 != "/" })
+      for name in RealBarMatrixTests.heldTitles[bar] ?? [] {
+        let drawn = cell.widths["title " + name] ?? []
+        #expect(
+          !drawn.isEmpty && drawn.allSatisfy { abs($0 - width) <= 10 },
+          "\(key): the \(name) title drawn \(drawn) px wide, the template \(width)")
+      }
     }
   }
 }
