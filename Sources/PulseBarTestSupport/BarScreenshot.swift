@@ -83,12 +83,18 @@ package struct BarScreenshot: Sendable {
   /// The module's box: from the end of the left marker to the start of the right marker on the
   /// row `y`, or `nil` when the markers are not both there in that order.
   package func moduleBox(row y: Int) -> Range<Int>? {
+    moduleBox(row: y, between: Self.leftMarker, and: Self.rightMarker)
+  }
+
+  /// The box between the last `left` pixel and the next `right` pixel on row `y` (a module
+  /// between two marker modules of those colours), or `nil` when they are not both there.
+  package func moduleBox(row y: Int, between left: Color, and right: Color) -> Range<Int>? {
     var leftEnd: Int?
     for x in 0..<width {
       let color = pixel(x, y)
-      if color == Self.leftMarker {
+      if color == left {
         leftEnd = x + 1
-      } else if color == Self.rightMarker, let leftEnd {
+      } else if color == right, let leftEnd {
         return leftEnd..<x
       }
     }
@@ -96,10 +102,13 @@ package struct BarScreenshot: Sendable {
   }
 
   /// The marker's rows: the first and last row where the left marker colour shows.
-  package func markerRows() -> ClosedRange<Int>? {
+  package func markerRows() -> ClosedRange<Int>? { rows(of: Self.leftMarker) }
+
+  /// The first and last row where `color` shows, or `nil`.
+  package func rows(of color: Color) -> ClosedRange<Int>? {
     var first: Int?
     var last: Int?
-    for y in 0..<height where (0..<width).contains(where: { pixel($0, y) == Self.leftMarker }) {
+    for y in 0..<height where (0..<width).contains(where: { pixel($0, y) == color }) {
       first = first ?? y
       last = y
     }

@@ -5,6 +5,10 @@ Owns org.mpris.MediaPlayer2.<name> on the session bus (DBUS_SESSION_BUS_ADDRESS)
 org.freedesktop.DBus.Properties and org.mpris.MediaPlayer2.Player on /org/mpris/MediaPlayer2,
 misbehaving as its options say. It prints one line per event on stdout ("ready", "released",
 "called PlayPause", "flood done N", "churn done N") so a test can follow it.
+
+With --commands it also obeys lines on stdin, as a real player follows its user: "status S"
+(Playing, Paused, Stopped: the --play child stops unless playing, as a player's stream does)
+and "title T" (a new track); each is announced with PropertiesChanged and answered "done".
 """
 
 import argparse
@@ -56,6 +60,8 @@ def parse():
     parser.add_argument("--seek-to", type=int, default=0)
     parser.add_argument("--toggle-every", type=float, default=0,
                         help="seconds between PropertiesChanged(PlaybackStatus) Playing <-> Paused")
+    parser.add_argument("--artist", default=None, help="the one artist (else Artist 0, 1, …)")
+    parser.add_argument("--commands", action="store_true", help="obey status/title lines on stdin")
     parser.add_argument("--play", default=None,
                         help="an audio file a child process (paplay) plays, as a wrapper's player does")
     return parser.parse_args()
@@ -83,6 +89,7 @@ def metadata(options, title=None):
         "mpris:trackid": dbus.ObjectPath("/org/pulsebar/track/1"),
         "xesam:title": dbus.String(title),
         "xesam:artist": dbus.Array(
+            [dbus.String(options.artist)] if options.artist else
             [dbus.String("Artist %d" % i) for i in range(options.artists)], signature="s"),
         "xesam:album": dbus.String("Album"),
     }
@@ -254,6 +261,44 @@ def churn(bus, options):
     GLib.timeout_add(max(1, 1000 // options.churn), step)
 
 
+def obey(player, options, state):
+    """Follows "status S" and "title T" lines on stdin (--commands); see the docstring."""
+
+    def status(value):
+        if options.position is not None and player.status == "Playing":
+            player.options.position += int((time.monotonic() - player.started) * 1e6)
+        player.started = time.monotonic()
+        player.status = value
+        child = state.get("child")
+        if value != "Playing" and child is not None:
+            child.kill()
+            child.wait()
+            state["child"] = None
+        elif value == "Playing" and child is None and options.play:
+            state["child"] = subprocess.Popen(["paplay", options.play])
+        player.PropertiesChanged(PLAYER, dbus.Dictionary(
+            {"PlaybackStatus": dbus.String(value)}, signature="sv"), dbus.Array([], signature="s"))
+
+    def title(value):
+        player.metadata = metadata(options, value)
+        player.PropertiesChanged(PLAYER, dbus.Dictionary(
+            {"Metadata": player.metadata}, signature="sv"), dbus.Array([], signature="s"))
+
+    def line(source, condition):
+        text = sys.stdin.readline()
+        if not text:
+            return False
+        command, _, value = text.rstrip("\n").partition(" ")
+        if command == "status":
+            status(value)
+        elif command == "title":
+            title(value)
+        say("done " + command)
+        return True
+
+    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, line)
+
+
 def main():
     options = parse()
     DBusGMainLoop(set_as_default=True)
@@ -270,6 +315,11 @@ def main():
         # audio service: its stream names the child's PID, whose parent owns the bus name.
         child = subprocess.Popen(["paplay", options.play])
         say("playing %d" % child.pid)
+        state = {"child": child}
+    else:
+        state = {"child": None}
+    if options.commands:
+        obey(player, options, state)
     say("ready")
     if options.flood:
         GLib.timeout_add(300, lambda: flood(player, options) and False)

@@ -10,11 +10,14 @@
 ///   the text around it; invalid UTF-8 was already U+FFFD when the `String` was made;
 /// - ``Dialect/textLine``: polybar parses every `%{` in a script's line as a tag (`%{A1:cmd:}`
 ///   runs a command on a click, `%{F#f00}` recolours the bar), and doubling `%` is no escape
-///   there (polybar 3.6 still parses `%%{`). So every `%` in a value is followed by U+FEFF
-///   ZERO WIDTH NO-BREAK SPACE, and a value that starts with `{` gets one before it: no `%{`
-///   can form inside a value or where it meets the line's own text. U+FEFF takes no cell and
-///   is in DejaVu Sans and Sans Mono and in Noto Sans and Sans Mono, so no bar drops it as an
-///   unmatched character (U+200B and U+2060 are missing from DejaVu Sans Mono);
+///   there (polybar 3.6 still parses `%%{`). So a space goes between a value's `%` and the
+///   `{` after it, after a `%` that ends a value and before a `{` that starts one: no `%{` can
+///   form inside a value or where it meets the line's own text. A space, because no invisible
+///   character is drawn as nothing by polybar in every font: with DejaVu Sans Mono, U+FEFF
+///   is a blank cell (+10 px each at 16 px) and U+034F, U+200B, U+200C, U+200D and U+2060 are
+///   dropped with a warning in polybar's log at every redraw (DejaVu Sans Mono has no empty
+///   zero-width glyph at all); a space is one cell in every font and counted as one
+///   (docs/WIDTHS.md);
 /// - ``Dialect/pango``: the above, and `&`, `<`, `>` as entities (i3blocks with
 ///   `markup=pango`);
 /// - ``Dialect/pangoInJSON``: `&`, `<`, `>` as entities, then JSON string escaping (Waybar parses
@@ -43,8 +46,8 @@ package enum UntrustedText {
   /// The most bytes of one value that are kept.
   package static let maximumBytes = 1000
 
-  /// What breaks a `%{` in a text line: U+FEFF, no cell wide (see the type's docs).
-  package static let tagBreaker: Unicode.Scalar = "\u{FEFF}"
+  /// What breaks a `%{` in a text line: a space, one cell in every font (see the type's docs).
+  package static let tagBreaker: Unicode.Scalar = " "
 
   /// `text` cut to at most `maximumBytes` of UTF-8, on a character boundary (a whole
   /// grapheme cluster is kept or dropped). Reads at most that many bytes of `text`.
@@ -91,7 +94,10 @@ package enum UntrustedText {
       return
     }
     var first = true
-    for scalar in text.unicodeScalars {
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
       let value = isControl(scalar.value) ? " " : scalar
       switch dialect {
       case .textLine, .pango:
@@ -101,7 +107,7 @@ package enum UntrustedText {
         } else {
           line.append(value)
         }
-        if value == "%" { line.append(tagBreaker) }
+        if value == "%" && (next == nil || next == "{") { line.append(tagBreaker) }
       case .pangoInJSON:
         if let entity = entity(for: value) {
           line.append(entity)

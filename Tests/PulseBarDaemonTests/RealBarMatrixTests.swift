@@ -1,0 +1,205 @@
+import Glibc
+import PulseBarTestSupport
+import Testing
+
+/// The configurations users write, in the real bars: {Waybar, polybar, i3blocks} × {no
+/// markup; colours with the bar's markup; a now-playing template with a gradient} × {playing,
+/// paused, stopped, hidden then shown, a config error, the daemon killed} × {DejaVu, Noto},
+/// then CJK, emoji and ZWJ titles. Every bar in both fonts runs at once against one set of
+/// daemons, driven through the states by the fake player and signals (no bar restarts).
+/// Each cell is judged from screenshots: one module width to the pixel in every state but
+/// hidden, the neighbours on both sides drawn, nothing in the bar's log.
+@Suite("The configurations users write, in the real bars", .serialized)
+struct RealBarMatrixTests {
+  static let fonts = ["DejaVu Sans Mono", "Noto Sans Mono"]
+  /// Titles whose characters are wide or joined; the template shows each in 24 cells.
+  static let titles = [
+    ("ASCII", "A Song"), ("CJK", "東京の夜に歌う声だ"), ("emoji", "🎵🎶🎸 Song"),
+    ("ZWJ", "👩‍👩‍👧‍👦 Family"), ("percent", "%{F#f00}50%"),
+  ]
+  /// The titles each bar draws within one cell (10 px) of the template's width, per bar; the
+  /// others are measured and recorded (docs/WIDTHS.md).
+  static let heldTitles = [
+    "waybar": ["emoji", "ZWJ"], "i3blocks": ["emoji", "ZWJ"], "polybar": ["emoji"],
+  ]
+
+  /// Whether every bar is installed (CI installs them); the reason when not.
+  static var missing: String? {
+    let tools = ["sway", "waybar", "grim", "i3blocks", "Xvfb", "polybar", "import", "sox"]
+    var absent = tools.filter { !BarSession.installed($0) }
+    // The fonts desktops draw CJK and emoji with (fonts-noto-cjk, fonts-noto-color-emoji).
+    for font in [
+      "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+      "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+    ] where access(font, R_OK) != 0 {
+      absent.append(font)
+    }
+    return absent.isEmpty ? nil : "not installed: \(absent.joined(separator: ", "))"
+  }
+
+  /// What the run saw of one module: its widths per state, and what went wrong.
+  struct Cell {
+    var widths: [String: [Int]] = [:]
+    var problems: [String] = []
+    var lastShot: BarScreenshot?
+  }
+
+  @Test(
+    "one width in every state, neighbours drawn, quiet logs: every bar, config and font",
+    .enabled(if: missing == nil, "\(missing ?? "")"))
+  func matrix() throws {
+    let world = try MatrixWorld()
+    try world.startDaemons()
+    try world.startPlayer(title: Self.titles[0].1)
+    var views: [MatrixView] = []
+    var desktops: [AnyObject] = []
+    for font in Self.fonts {
+      let sway = try MatrixSway(world: world, monospace: font)
+      let polybar = try MatrixPolybar(world: world, monospace: font)
+      desktops += [sway, polybar]
+      views += [
+        MatrixView(
+          name: "waybar/\(font)", screenshot: { try sway.screenshot(top: true) },
+          problems: sway.waybarProblems),
+        MatrixView(
+          name: "i3blocks/\(font)", screenshot: { try sway.screenshot(top: false) },
+          problems: sway.swaybarProblems),
+        MatrixView(
+          name: "polybar/\(font)", screenshot: polybar.screenshot, problems: polybar.problems),
+      ]
+    }
+    var run = MatrixRun(views: views)
+    try Self.drive(world, &run)
+    run.judge()
+    _ = desktops
+  }
+
+  /// The states, in order: each switched by the player or a signal, then measured.
+  static func drive(_ world: MatrixWorld, _ run: inout MatrixRun) throws {
+    #expect(world.waitForState("playing"), "the daemons never played")
+    // The bars start and reach their first lines.
+    try run.measure("playing", settle: 6)
+    world.player("status Paused")
+    #expect(world.waitForState("paused"), "never paused")
+    try run.measure("paused")
+    world.player("status Stopped")
+    #expect(world.waitForState("stopped"), "never stopped")
+    try run.measure("stopped", settle: 1)
+    try run.waitHidden(timeout: 30)
+    world.player("status Playing")
+    #expect(world.waitForState("playing"), "never played again")
+    try run.measure("shown")
+    // A typo in the config file, and a reload: the daemons keep their config, the listens
+    // (which read the same file) ignore a key they do not use.
+    try world.appendToConfigs("[output]\ntxet = {glyph}\n")
+    world.reloadDaemons()
+    try run.measure("reload error")
+    try world.killDaemons()
+    try run.measure("offline", settle: 2)
+    // Started again on the broken file, the daemons refuse: the bars stay offline.
+    let errors = try world.daemonsRefuse()
+    #expect(errors.allSatisfy { $0.contains("txet") }, "\(errors)")
+    try run.measure("config error")
+    try world.appendToConfigs(nil)
+    try world.startDaemons()
+    #expect(world.waitForState("playing"), "never played after the restart")
+    try run.measure("restarted", settle: 3)
+    for (name, title) in titles.dropFirst() {
+      world.player("title \(title)")
+      #expect(world.waitForState("playing", title: title), "never showed the \(name) title")
+      try run.measure("title " + name, settle: 2)
+    }
+  }
+}
+
+/// The screenshots of one matrix run and what they show per module.
+struct MatrixRun {
+  let views: [MatrixView]
+  /// Per view and module (`waybar/DejaVu Sans Mono/template`).
+  var cells: [String: RealBarMatrixTests.Cell] = [:]
+  var order: [String] = []
+
+  init(views: [MatrixView]) {
+    self.views = views
+    for view in views {
+      for module in MatrixModule.all {
+        let key = "\(view.name)/\(module.config)"
+        cells[key] = .init()
+        order.append(key)
+      }
+    }
+  }
+
+  /// After `settle` seconds, three screenshots of every bar 0.3 s apart: each module's width.
+  mutating func measure(_ state: String, settle: Double = 1.5) throws {
+    usleep(UInt32(settle * 1_000_000))
+    for _ in 0..<3 {
+      for view in views {
+        let shot = try view.screenshot()
+        for module in MatrixModule.all {
+          let key = "\(view.name)/\(module.config)"
+          cells[key]?.lastShot = shot
+          guard let box = Self.box(of: module, in: shot) else {
+            cells[key]?.problems.append("\(state): a neighbour is not drawn")
+            continue
+          }
+          cells[key]?.widths[state, default: []].append(box.count)
+        }
+      }
+      usleep(300_000)
+    }
+  }
+
+  /// Screenshots until every module takes no space (hidden), within `timeout`.
+  mutating func waitHidden(timeout: Double) throws {
+    let start = ChildProcess.now()
+    var shown: Set<String> = []
+    repeat {
+      shown = []
+      for view in views {
+        let shot = try view.screenshot()
+        for module in MatrixModule.all {
+          let box = Self.box(of: module, in: shot)
+          if box.map({ $0.count > 0 }) ?? true { shown.insert("\(view.name)/\(module.config)") }
+        }
+      }
+      if shown.isEmpty { return }
+      usleep(300_000)
+    } while ChildProcess.now() - start < timeout
+    for key in shown { cells[key]?.problems.append("hidden: the module kept its space") }
+  }
+
+  /// The module's box between its markers, on the markers' middle row.
+  static func box(of module: MatrixModule, in shot: BarScreenshot) -> Range<Int>? {
+    guard let rows = shot.rows(of: module.left) else { return nil }
+    return shot.moduleBox(
+      row: (rows.lowerBound + rows.upperBound) / 2, between: module.left, and: module.right)
+  }
+
+  /// The verdicts: per cell, one width in every state that is not hidden (titles within one
+  /// cell of the playing width, see docs/WIDTHS.md), no problem seen, a quiet log.
+  func judge() {
+    for view in views {
+      let problems = view.problems()
+      #expect(problems.isEmpty, "\(view.name): the bar's log: \(problems.prefix(10))")
+    }
+    for key in order {
+      guard let cell = cells[key] else { continue }
+      let states = cell.widths.filter { !$0.key.hasPrefix("title") }
+      let widths = Set(states.values.joined())
+      print(
+        "matrix \(key): \(cell.widths.sorted { $0.key < $1.key }.map { "\($0.key) \(Set($0.value).sorted())" }.joined(separator: ", "))"
+      )
+      #expect(cell.problems.isEmpty, "\(key): \(cell.problems)")
+      #expect(widths.count == 1, "\(key): widths per state \(states)")
+      guard key.hasSuffix("/template"), let width = widths.first else { continue }
+      let bar = String(key.prefix { $0 != "/" })
+      for name in RealBarMatrixTests.heldTitles[bar] ?? [] {
+        let drawn = cell.widths["title " + name] ?? []
+        #expect(
+          !drawn.isEmpty && drawn.allSatisfy { abs($0 - width) <= 10 },
+          "\(key): the \(name) title drawn \(drawn) px wide, the template \(width)")
+      }
+    }
+  }
+}
