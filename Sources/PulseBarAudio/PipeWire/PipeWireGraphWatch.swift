@@ -222,6 +222,10 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       // on wherever the default goes, with no reset.
       if !connection.scope.playerDelivers {
         buffer.discardAll()
+        // Amid sound the new monitor's first samples are no onset.
+        if graph.followedSink.map({ graph.activity(onSink: $0) }) == .running {
+          buffer.markSourceSwitch()
+        }
         let described = connection.scope.describedSource
         buffer.updateStatus {
           $0.sourceName = described

@@ -117,6 +117,8 @@ package final class FramePipeline {
       scene.reconfigure(configuration)
       time = previous.time
       frameCount = previous.frameCount
+      // The fresh analysis starts from zeros: amid sound that step is no onset.
+      if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
       scene = Scene(configuration: configuration)
     }
@@ -293,6 +295,14 @@ package final class FramePipeline {
 
   /// Forgets the history after a stream switch (sink change, reconnect).
   package func resetAudio() { analyzer.reset() }
+
+  /// The next frame's audio holds a source switch: when the sound goes on across it (a new
+  /// stream opened amid sound; a hand-over right after a frame with sound), the step it makes
+  /// is no onset, so no bubble rises from it. A hand-over after silence or a gap is a start,
+  /// and its onset counts.
+  package func sourceSwitched(_ change: SourceSwitch) {
+    if change == .newStream || signalPresent { analyzer.reprimeOnsets() }
+  }
 
   /// True while the picture still changes with no new audio, a consumer with a lower frame
   /// rate skipped a frame it has not caught up with, or the text is due to hide
