@@ -77,20 +77,16 @@ import Testing
     arguments: [Float(0.7), 1.6, 3.1])
   func handOverSpawnsNoBubble(phaseJump: Float) {
     let (samples, seam) = Self.splicedTone(phaseJump: phaseJump)
-    // From the first frame, as the daemon starts amid sound (the capture's first stream).
-    let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
-    pipeline.sourceSwitched(.newStream)
-    let run = Self.run(samples, pipeline: pipeline, seam: seam) { $0.sourceSwitched(.handOver) }
+    // From the first frame, as the daemon starts amid sound.
+    let run = Self.run(samples, seam: seam) { $0.sourceSwitched(.handOver) }
     #expect(run.onsetTimes.isEmpty, "onsets at \(run.onsetTimes)")
     #expect(run.bubbleIDs.isEmpty, "bubbles \(run.bubbleIDs)")
   }
 
-  /// The test's signals have the steps to remove: unprimed, the daemon's start and the splice
-  /// are onsets.
-  @Test func unprimedTheStartAndTheSpliceAreOnsets() {
+  /// The test's signals have the step to remove: unprimed, the splice is an onset.
+  @Test func unprimedTheSpliceIsAnOnset() {
     let (samples, seam) = Self.splicedTone(phaseJump: 3.1)
     let run = Self.run(samples)
-    #expect(run.onsetTimes.contains { $0 < 0.1 }, "the start: \(run.onsetTimes)")
     let splice = Double(seam) / Double(Self.sampleRate)
     #expect(run.onsetTimes.contains { $0 > splice && $0 < splice + 0.1 }, "\(run.onsetTimes)")
     #expect(run.bubbleIDs.count >= 1)
@@ -100,9 +96,7 @@ import Testing
   /// the switch; the restart spawns nothing.
   @Test func aNewStreamAmidSoundSpawnsNoBubble() {
     let (samples, seam) = Self.splicedTone(phaseJump: 1.6)
-    let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
-    pipeline.sourceSwitched(.newStream)
-    let run = Self.run(samples, pipeline: pipeline, seam: seam) {
+    let run = Self.run(samples, seam: seam) {
       $0.resetAudio()
       $0.sourceSwitched(.newStream)
     }
@@ -117,7 +111,6 @@ import Testing
     let chord = seam + Self.sampleRate / 2
     Self.burst(&samples, at: chord)
     let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
-    pipeline.sourceSwitched(.newStream)
     let run = Self.run(samples, pipeline: pipeline, seam: seam) {
       if change == .newStream { $0.resetAudio() }
       $0.sourceSwitched(change)
@@ -128,6 +121,23 @@ import Testing
     // The frame that holds the chord's start, or the next (the chord starts mid-hop).
     #expect(run.onsetTimes.allSatisfy { $0 > chordTime && $0 <= chordTime + 2 * hop })
     #expect(run.bubbleIDs.count == 1)
+  }
+
+  /// A hand-over after a gap of 0.1 s with no audio (the monitor stream starts again after the
+  /// player's streams stopped), the scene playing on: no onset.
+  @Test func aHandOverAfterAShortGapSpawnsNoBubble() {
+    let (samples, seam) = Self.splicedTone(phaseJump: 1.6)
+    let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    let hop = pipeline.hopFrames
+    let cut = seam - seam % hop
+    let before = Self.run(Array(samples[..<cut]), pipeline: pipeline)
+    for _ in 0..<6 { pipeline.advanceWithoutAudio(by: 1.0 / 60, activity: .running) }
+    #expect(pipeline.scene.state == .playing)
+    let after = Self.run(Array(samples[cut...]), pipeline: pipeline, seam: 0) {
+      $0.sourceSwitched(.handOver)
+    }
+    #expect(before.onsetTimes.isEmpty && after.onsetTimes.isEmpty, "\(after.onsetTimes)")
+    #expect(after.bubbleIDs.isEmpty)
   }
 
   /// A hand-over after silence (the player's first audio, with nothing recorded before it) is
@@ -146,7 +156,6 @@ import Testing
   @Test func aReloadAmidSoundSpawnsNoBubble() {
     let (samples, _) = Self.splicedTone(phaseJump: 0)
     let first = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
-    first.sourceSwitched(.newStream)
     let half = samples.count / 2
     let before = Self.run(Array(samples[..<half]), pipeline: first)
     let second = FramePipeline(

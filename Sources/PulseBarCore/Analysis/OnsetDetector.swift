@@ -8,7 +8,7 @@ import Glibc
 /// passage and digital silence give none, and the same beat at any volume does.
 /// A 100 ms refractory period keeps one hit from counting twice.
 ///
-/// After a source switch (``reprime()``) no onset fires until the short transform's window
+/// After a source switch (``reprime(settling:)``) no onset fires until the short transform's window
 /// holds only the new audio, and the flux of those frames stays out of the running mean: the
 /// step the switch makes (a splice, a history started from zeros) is no onset, and a real one
 /// right after it is judged against the music, not against the splice.
@@ -22,9 +22,10 @@ struct OnsetDetector {
   private var framesSinceOnset = Int.max / 2
   /// Samples per channel the flux's transform spans (the short window).
   private let windowFrames: Int
-  /// Samples per channel in one frame of audio.
+  /// Samples per channel in one frame of audio, at `sampleRate` a second.
   private var hopFrames: Int
-  /// Frames left that cannot fire since the last ``reprime()``.
+  private let sampleRate: Int
+  /// Frames left that cannot fire since the last ``reprime(settling:)``.
   private var primingFrames = 0
   /// The floor under the threshold, in summed log2-magnitude units: a steady tone's
   /// frame-to-frame wobble sums to about 1.5, a drum hit to over 150.
@@ -35,6 +36,7 @@ struct OnsetDetector {
   init(bins: Int, channels: Int, sampleRate: Int, fps: Int, threshold: Float) {
     self.bins = bins
     windowFrames = 2 * (bins - 1)
+    self.sampleRate = sampleRate
     hopFrames = max(1, sampleRate / max(1, fps))
     previous = .allocate(capacity: bins * channels)
     previous.initialize(repeating: 0)
@@ -45,7 +47,7 @@ struct OnsetDetector {
 
   /// Frames now come `fps` times a second: the running mean keeps its 0.5 s and the
   /// refractory period its 100 ms.
-  mutating func setFrameRate(_ fps: Int, sampleRate: Int) {
+  mutating func setFrameRate(_ fps: Int) {
     hopFrames = max(1, sampleRate / max(1, fps))
     meanRate = 1 - expf(-1 / (0.5 * Float(fps)))
     refractoryFrames = max(1, fps / 10)
@@ -80,15 +82,25 @@ struct OnsetDetector {
     return sum
   }
 
-  /// Frames a ``reprime()`` holds: every frame whose window still reaches back past the
-  /// switch (the switch's frame included), and the one after, whose flux is measured against
-  /// the last of them.
-  var primeLength: Int { (windowFrames + hopFrames - 1) / hopFrames + 1 }
+  /// Frames a ``reprime(settling:)`` holds: every frame whose window still reaches back past
+  /// the switch (the switch's frame included) and the one after, whose flux is measured
+  /// against the last of them; `settling`, at least ``settleSeconds``, since a stream that
+  /// starts again may step once more in its first quanta.
+  func primeLength(settling: Bool) -> Int {
+    let window = (windowFrames + hopFrames - 1) / hopFrames + 1
+    guard settling else { return window }
+    return max(window, Int((Self.settleSeconds * Float(sampleRate)) / Float(hopFrames)) + 1)
+  }
 
-  /// The audio changes hands at the next frame: that frame and the next ``primeLength`` − 1
-  /// cannot fire. The spectra go on being remembered, so the first frame that can fire
-  /// compares new audio with new audio.
-  mutating func reprime() { primingFrames = primeLength }
+  /// How long a switched stream may take to settle: on native PipeWire, a monitor stream made
+  /// active again after the player's streams delivered stepped a second time 5 to 6 frames
+  /// (about 0.1 s) after its first samples (`HandOverBubbleTests`).
+  static let settleSeconds: Float = 0.2
+
+  /// The audio changes hands at the next frame: that frame and the next
+  /// ``primeLength(settling:)`` − 1 cannot fire. The spectra go on being remembered, so the
+  /// first frame that can fire compares new audio with new audio.
+  mutating func reprime(settling: Bool) { primingFrames = primeLength(settling: settling) }
 
   /// Takes the frame's flux; true when it is an onset.
   mutating func update(flux: Float) -> Bool {

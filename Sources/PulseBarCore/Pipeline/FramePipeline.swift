@@ -121,6 +121,9 @@ package final class FramePipeline {
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
       scene = Scene(configuration: configuration)
+      // The first audio may come amid music that started before: no onset from the step out
+      // of the zeros (a first sound after silence loses at most its first frames' onset).
+      analyzer.reprimeOnsets(settling: false)
     }
   }
 
@@ -297,11 +300,11 @@ package final class FramePipeline {
   package func resetAudio() { analyzer.reset() }
 
   /// The next frame's audio holds a source switch: when the sound goes on across it (a new
-  /// stream opened amid sound; a hand-over right after a frame with sound), the step it makes
-  /// is no onset, so no bubble rises from it. A hand-over after silence or a gap is a start,
-  /// and its onset counts.
+  /// stream opened amid sound; a hand-over while the scene plays, though the streams may leave
+  /// a gap of a few frames between them), the step it makes is no onset, so no bubble rises
+  /// from it. A hand-over while nothing plays is a start, and its onset counts.
   package func sourceSwitched(_ change: SourceSwitch) {
-    if change == .newStream || signalPresent { analyzer.reprimeOnsets() }
+    if change == .newStream || scene.state == .playing { analyzer.reprimeOnsets() }
   }
 
   /// True while the picture still changes with no new audio, a consumer with a lower frame

@@ -6,7 +6,8 @@
 /// bubble.
 package enum SourceSwitch: Sendable, Equatable {
   /// From the whole output's stream to the active player's own streams or back. The sound
-  /// goes on if the frame before had sound: one that comes after a gap is a start.
+  /// goes on if the scene plays (a short gap between the streams leaves it playing); a
+  /// hand-over while nothing plays is a start.
   case handOver
   /// A new stream opened while a stream plays: a default-sink switch, the server's return, the
   /// daemon's start, a reload's new format. The sound goes on whatever the frame before was.
