@@ -77,16 +77,20 @@ import Testing
     arguments: [Float(0.7), 1.6, 3.1])
   func handOverSpawnsNoBubble(phaseJump: Float) {
     let (samples, seam) = Self.splicedTone(phaseJump: phaseJump)
-    // From the first frame, as the daemon starts amid sound.
-    let run = Self.run(samples, seam: seam) { $0.sourceSwitched(.handOver) }
+    // From the first frame, as the daemon starts amid sound (the capture marks a new stream).
+    let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    pipeline.sourceSwitched(.newStream)
+    let run = Self.run(samples, pipeline: pipeline, seam: seam) { $0.sourceSwitched(.handOver) }
     #expect(run.onsetTimes.isEmpty, "onsets at \(run.onsetTimes)")
     #expect(run.bubbleIDs.isEmpty, "bubbles \(run.bubbleIDs)")
   }
 
-  /// The test's signals have the step to remove: unprimed, the splice is an onset.
-  @Test func unprimedTheSpliceIsAnOnset() {
+  /// The test's signals have the steps to remove: unprimed, the start and the splice are
+  /// onsets. A daemon that starts with nothing playing keeps the first sound's onset.
+  @Test func unprimedTheStartAndTheSpliceAreOnsets() {
     let (samples, seam) = Self.splicedTone(phaseJump: 3.1)
     let run = Self.run(samples)
+    #expect(run.onsetTimes.contains { $0 < 0.1 }, "the start: \(run.onsetTimes)")
     let splice = Double(seam) / Double(Self.sampleRate)
     #expect(run.onsetTimes.contains { $0 > splice && $0 < splice + 0.1 }, "\(run.onsetTimes)")
     #expect(run.bubbleIDs.count >= 1)
@@ -96,7 +100,9 @@ import Testing
   /// the switch; the restart spawns nothing.
   @Test func aNewStreamAmidSoundSpawnsNoBubble() {
     let (samples, seam) = Self.splicedTone(phaseJump: 1.6)
-    let run = Self.run(samples, seam: seam) {
+    let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    pipeline.sourceSwitched(.newStream)
+    let run = Self.run(samples, pipeline: pipeline, seam: seam) {
       $0.resetAudio()
       $0.sourceSwitched(.newStream)
     }
@@ -111,6 +117,7 @@ import Testing
     let chord = seam + Self.sampleRate / 2
     Self.burst(&samples, at: chord)
     let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    pipeline.sourceSwitched(.newStream)
     let run = Self.run(samples, pipeline: pipeline, seam: seam) {
       if change == .newStream { $0.resetAudio() }
       $0.sourceSwitched(change)
@@ -128,6 +135,7 @@ import Testing
   @Test func aHandOverAfterAShortGapSpawnsNoBubble() {
     let (samples, seam) = Self.splicedTone(phaseJump: 1.6)
     let pipeline = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    pipeline.sourceSwitched(.newStream)
     let hop = pipeline.hopFrames
     let cut = seam - seam % hop
     let before = Self.run(Array(samples[..<cut]), pipeline: pipeline)
@@ -156,6 +164,7 @@ import Testing
   @Test func aReloadAmidSoundSpawnsNoBubble() {
     let (samples, _) = Self.splicedTone(phaseJump: 0)
     let first = FramePipeline(configuration: Configuration(), sampleRate: Self.sampleRate)
+    first.sourceSwitched(.newStream)
     let half = samples.count / 2
     let before = Self.run(Array(samples[..<half]), pipeline: first)
     let second = FramePipeline(

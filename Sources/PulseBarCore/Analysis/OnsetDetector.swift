@@ -8,7 +8,7 @@ import Glibc
 /// passage and digital silence give none, and the same beat at any volume does.
 /// A 100 ms refractory period keeps one hit from counting twice.
 ///
-/// After a source switch (``reprime(settling:)``) no onset fires until the short transform's window
+/// After a source switch (``reprime()``) no onset fires until the short transform's window
 /// holds only the new audio, and the flux of those frames stays out of the running mean: the
 /// step the switch makes (a splice, a history started from zeros) is no onset, and a real one
 /// right after it is judged against the music, not against the splice.
@@ -25,7 +25,7 @@ struct OnsetDetector {
   /// Samples per channel in one frame of audio, at `sampleRate` a second.
   private var hopFrames: Int
   private let sampleRate: Int
-  /// Frames left that cannot fire since the last ``reprime(settling:)``.
+  /// Frames left that cannot fire since the last ``reprime()``.
   private var primingFrames = 0
   /// The floor under the threshold, in summed log2-magnitude units: a steady tone's
   /// frame-to-frame wobble sums to about 1.5, a drum hit to over 150.
@@ -82,13 +82,12 @@ struct OnsetDetector {
     return sum
   }
 
-  /// Frames a ``reprime(settling:)`` holds: every frame whose window still reaches back past
-  /// the switch (the switch's frame included) and the one after, whose flux is measured
-  /// against the last of them; `settling`, at least ``settleSeconds``, since a stream that
-  /// starts again may step once more in its first quanta.
-  func primeLength(settling: Bool) -> Int {
+  /// Frames a ``reprime()`` holds: every frame whose window still reaches back past the
+  /// switch (the switch's frame included) and the one after, whose flux is measured against
+  /// the last of them; and at least ``settleSeconds``, since a stream that starts again may
+  /// step once more in its first quanta.
+  var primeLength: Int {
     let window = (windowFrames + hopFrames - 1) / hopFrames + 1
-    guard settling else { return window }
     return max(window, Int((Self.settleSeconds * Float(sampleRate)) / Float(hopFrames)) + 1)
   }
 
@@ -97,10 +96,10 @@ struct OnsetDetector {
   /// (about 0.1 s) after its first samples (`HandOverBubbleTests`).
   static let settleSeconds: Float = 0.2
 
-  /// The audio changes hands at the next frame: that frame and the next
-  /// ``primeLength(settling:)`` − 1 cannot fire. The spectra go on being remembered, so the
-  /// first frame that can fire compares new audio with new audio.
-  mutating func reprime(settling: Bool) { primingFrames = primeLength(settling: settling) }
+  /// The audio changes hands at the next frame: that frame and the next ``primeLength`` − 1
+  /// cannot fire. The spectra go on being remembered, so the first frame that can fire
+  /// compares new audio with new audio.
+  mutating func reprime() { primingFrames = primeLength }
 
   /// Takes the frame's flux; true when it is an onset.
   mutating func update(flux: Float) -> Bool {

@@ -41,9 +41,8 @@ package final class SpectrumAnalyzer {
   package func setFrameRate(_ fps: Int) { onsets.setFrameRate(fps) }
 
   /// The next frame's audio continues the sound from another stream (see
-  /// ``FramePipeline/sourceSwitched(_:)``): the step it makes in the spectrum is no onset;
-  /// `settling` allows the new stream a few uneven quanta too.
-  package func reprimeOnsets(settling: Bool = true) { onsets.reprime(settling: settling) }
+  /// ``FramePipeline/sourceSwitched(_:)``): the step it makes in the spectrum is no onset.
+  package func reprimeOnsets() { onsets.reprime() }
 
   /// Makes the plans and buffers for `channels` channels at `sampleRate`.
   package init(sampleRate: Int, channels: Int, fps: Int, onsetThreshold: Float = 1.5) {

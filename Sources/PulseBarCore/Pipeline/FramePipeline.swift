@@ -121,9 +121,6 @@ package final class FramePipeline {
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
       scene = Scene(configuration: configuration)
-      // The first audio may come amid music that started before: no onset from the step out
-      // of the zeros (a first sound after silence loses at most its first frames' onset).
-      analyzer.reprimeOnsets(settling: false)
     }
   }
 
