@@ -116,7 +116,7 @@ enum BenchTools {
   }
 
   /// Writes cava's config for the benches into `directory` and returns its path: cava's
-  /// settings as DESIGN's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
+  /// settings as docs/DESIGN.md's budgets fix them (32 bars, stereo, 60 fps, raw ASCII 0…1000 to
   /// stdout), recording `source` with input `method` (`pulse`, or `pipewire` where cava has it).
   /// `framerate`, `channels` and `maxRange` change those for another setup (the Waybar one).
   static func writeCavaConfig(

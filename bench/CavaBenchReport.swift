@@ -163,7 +163,7 @@ enum ProcessFigures {
 }
 
 extension CavaBench {
-  /// The side-by-side table, the ratios and the budget verdicts (DESIGN "Budgets").
+  /// The side-by-side table, the ratios and the budget verdicts (docs/DESIGN.md, "Budgets").
   func printTable(cava: ToolFigures, pulsebar: ToolFigures) {
     func ratio(_ ours: Double, _ theirs: Double) -> String {
       theirs > 0 ? fmt(ours / theirs, 2) + "×" : "-"

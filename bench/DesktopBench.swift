@@ -2,7 +2,7 @@ import Glibc
 import PulseBarTestSupport
 
 /// `pulsebar-bench desktop [pulse|pipewire] [PULSEBAR [BEFORE]]`: what the whole desktop
-/// pays, side by side with cava in one run (DESIGN "Budgets"), under a private PulseAudio
+/// pays, side by side with cava in one run (docs/DESIGN.md, "Budgets"), under a private PulseAudio
 /// server and then under a private PipeWire session (pipewire + wireplumber +
 /// pipewire-pulse), or under the one named. For each server, cava and pulsebar one after the
 /// other on the same music: tool CPU, the server's CPU (each PipeWire process apart) and

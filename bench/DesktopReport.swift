@@ -1,6 +1,6 @@
 import PulseBarTestSupport
 
-/// One server's table of the desktop bench and its budget verdicts (DESIGN "Budgets").
+/// One server's table of the desktop bench and its budget verdicts (docs/DESIGN.md, "Budgets").
 struct DesktopReport {
   var kind: AudioServerKind
   /// The CPU windows, in seconds.
@@ -101,7 +101,7 @@ struct DesktopReport {
   // MARK: - Verdicts
 
   /// pulsebar's budgets. "The PipeWire period never lowered" is judged against the session's
-  /// default quantum (DESIGN "The pipeline": the server keeps its own period), while pulsebar
+  /// default quantum (docs/DESIGN.md, "Input": the server keeps its own period), while pulsebar
   /// records with music and without; the music player alone asks for a longer one, which the
   /// table shows beside it.
   private func verdicts() {

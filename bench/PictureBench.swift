@@ -190,7 +190,7 @@ struct PictureBench {
     }
   }
 
-  /// The budgets (DESIGN "Budgets", issue 8) and how far pulsebar is from cava.
+  /// The budgets (docs/DESIGN.md, "Budgets"; issue 8) and how far pulsebar is from cava.
   static func printVerdicts(_ results: [(name: String, cava: PictureFigures, ours: PictureFigures)])
   {
     print()

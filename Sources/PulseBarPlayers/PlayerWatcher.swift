@@ -90,7 +90,9 @@ final class PlayerSession {
   /// When each player that did not answer is asked again, and who was said not to (at `-v`).
   private var silentRetries = SilentPlayerRetries()
   /// Something the engine shows changed since the last publish.
-  private var changed = false
+  var changed = false
+  /// After a signal with a new track, status or rate: the position alone, not a `GetAll`.
+  var positions = PlayerPositionCalls()
   /// Whose signals are heard, and who is muted for a flood.
   private let signals: PlayerSignals
 
@@ -338,13 +340,11 @@ final class PlayerSession {
     let names = admittedNames(of: signal, now: monotonicSeconds())
     guard !names.isEmpty, signal.readString() == Self.playerInterface else { return }
     let movesPosition = apply(properties: signal, to: names)
-    // Properties the player only says changed, without their value, and the position (never
-    // signalled) after a new track, status or rate: ask for them.
     let invalidated = signal.readStrings(limit: 64) ?? []
-    if invalidated.contains("PlaybackStatus") || invalidated.contains("Metadata")
-      || invalidated.contains("Rate") || movesPosition
-    {
+    if invalidated.contains(where: ["PlaybackStatus", "Metadata", "Rate"].contains) {
       for name in names { requestProperties(of: name) }
+    } else if movesPosition {
+      for name in names { positions.ask(name, connection: connection, context: context) }
     }
   }
 

@@ -49,6 +49,8 @@ def parse():
                         help="answer no GetAll or Get for this many seconds after start")
     parser.add_argument("--flood", type=int, default=0, help="PropertiesChanged per second")
     parser.add_argument("--flood-seconds", type=float, default=0)
+    parser.add_argument("--report-calls", action="store_true",
+                        help='say "GetAll" or "Get NAME" at each property call')
     parser.add_argument("--invalidate", action="store_true",
                         help="the flood says Metadata changed without its value")
     parser.add_argument("--churn", type=int, default=0, help="names taken and released per second")
@@ -161,6 +163,8 @@ class Player(dbus.service.Object):
     @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}",
                          async_callbacks=("reply", "error"))
     def GetAll(self, interface, reply, error):
+        if self.options.report_calls:
+            say("GetAll")
         if self.silent():
             say("ignored GetAll")
             return
@@ -181,6 +185,8 @@ class Player(dbus.service.Object):
     @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v",
                          async_callbacks=("reply", "error"))
     def Get(self, interface, name, reply, error):
+        if self.options.report_calls:
+            say("Get " + name)
         if self.silent():
             return
         reply(self.properties().get(name, dbus.String("")))
@@ -220,6 +226,7 @@ def flood(player, options):
     """PropertiesChanged at options.flood a second, in 10 ms batches, for options.flood_seconds."""
     start = time.monotonic()
     state = {"sent": 0}
+    say("flood start")
     per_batch = max(1, options.flood // 100)
 
     def batch():

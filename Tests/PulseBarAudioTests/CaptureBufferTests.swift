@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarCore
 import Testing
 
 @testable import PulseBarAudio
@@ -6,8 +7,10 @@ import Testing
 /// ``CaptureBuffer``'s format rule, with no capture thread: after ``CaptureBuffer/reconfigure(_:)``
 /// only samples at the new channel count get in, so a reload never pairs mono samples up.
 @Suite struct CaptureBufferTests {
-  func write(_ buffer: CaptureBuffer, _ samples: [Float], channels: Int) {
-    samples.withUnsafeBufferPointer { buffer.write($0, channels: channels) }
+  func write(
+    _ buffer: CaptureBuffer, _ samples: [Float], channels: Int, origin: CaptureOrigin = .output
+  ) {
+    samples.withUnsafeBufferPointer { buffer.write($0, channels: channels, origin: origin) }
   }
 
   func readAll(_ buffer: CaptureBuffer) -> [Float] {
@@ -85,5 +88,52 @@ import Testing
       expected.removeFirst(count)
       #expect(buffer.availableSamples == expected.count)
     }
+  }
+
+  /// Reads `count` samples; the source switch the read passed, if any.
+  func readSwitch(_ buffer: CaptureBuffer, _ count: Int) -> SourceSwitch? {
+    var destination = [Float](repeating: 0, count: count)
+    _ = destination.withUnsafeMutableBufferPointer { buffer.read(into: $0) }
+    return buffer.takeSourceSwitch()
+  }
+
+  /// A hand-over is marked at the first sample of the other origin's write, and the reader
+  /// learns of it with the read that reaches that sample, once; a new stream amid sound is
+  /// marked where its samples begin; a discard or a reconfiguration drops a mark with the audio.
+  @Test func aSourceSwitchIsTakenWithTheReadThatReachesIt() {
+    let buffer = CaptureBuffer(sampleRate: 64, channels: 1, fps: 4)
+    write(buffer, [1, 2, 3, 4], channels: 1)
+    write(buffer, [5, 6, 7], channels: 1, origin: .player)
+    #expect(readSwitch(buffer, 4) == nil, "the output's samples only")
+    #expect(readSwitch(buffer, 1) == .handOver, "the player's first sample")
+    #expect(readSwitch(buffer, 2) == nil, "once")
+    write(buffer, [8], channels: 1, origin: .player)
+    write(buffer, [9], channels: 1)
+    #expect(readSwitch(buffer, 2) == .handOver, "back to the output")
+    // A write at the wrong channel count is no write.
+    write(buffer, [1, 2], channels: 2, origin: .player)
+    write(buffer, [10], channels: 1)
+    #expect(readSwitch(buffer, 1) == nil)
+
+    write(buffer, [11, 12], channels: 1)
+    write(buffer, [13], channels: 1, origin: .player)
+    buffer.discardAll()
+    write(buffer, [14], channels: 1, origin: .player)
+    #expect(readSwitch(buffer, 8) == nil, "a discard drops the mark, and the origin")
+    buffer.discardAll()
+    buffer.markSourceSwitch()
+    #expect(readSwitch(buffer, 8) == nil, "no sample of the new stream read yet")
+    write(buffer, [15, 16], channels: 1)
+    #expect(readSwitch(buffer, 1) == .newStream)
+    // A later hand-over before the reader gets there replaces the new stream's mark, whose
+    // kind it keeps.
+    buffer.markSourceSwitch()
+    write(buffer, [17], channels: 1, origin: .player)
+    write(buffer, [18, 19], channels: 1)
+    #expect(readSwitch(buffer, 2) == nil, "16 and 17: the later mark is at 18")
+    #expect(readSwitch(buffer, 1) == .newStream)
+    write(buffer, [20], channels: 1, origin: .player)
+    buffer.reconfigure(CaptureFormat(channels: 2, fps: 4))
+    #expect(readSwitch(buffer, 8) == nil, "a reconfiguration drops the mark")
   }
 }

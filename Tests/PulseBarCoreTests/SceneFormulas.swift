@@ -1,4 +1,4 @@
-// Independent reference formulas for the scene tests: written from DESIGN and the seeds,
+// Independent reference formulas for the scene tests: written from docs/DESIGN.md and the seeds,
 // in Double, by brute force (bisection, fine integration), sharing no code with the scene.
 
 /// `kCAMediaTimingFunctionEaseOut` by bisection on x(t) = 3(1−t)t²·0.58 + t³,

@@ -250,6 +250,31 @@ struct HostilePlayerTests {
     #expect(loud.readLine(timeout: 0.5) == nil, "the ignored player was controlled")
   }
 
+  @Test("a track change is read once: the signal's values, then the position alone")
+  func aTrackChangeIsReadOnce() throws {
+    let desktop = try Desktop()
+    let player = try desktop.fake([
+      "--name", "tracks", "--report-calls", "--position", "0", "--flood", "5",
+      "--flood-seconds", "1",
+    ])
+    var calls: [String] = []
+    let done = player.waitForLine(timeout: 10) { line in
+      calls.append(line)
+      return line.hasPrefix("flood done")
+    }
+    try #require(done != nil, "no flood: \(player.standardError)")
+    let changes = Int(done?.split(separator: " ").last ?? "") ?? 0
+    let title = "Flood \(changes)"
+    let shown = desktop.waitForFrame(timeout: 5) { $0["title"] as? String == title }
+    #expect(shown != nil, "the last track (\(title)) never showed")
+    calls += player.readLines(for: 0.3)
+    let start = try #require(calls.firstIndex(of: "flood start"))
+    let during = calls[start...]
+    #expect(changes >= 4, "\(calls)")
+    #expect(!during.contains("GetAll"), "a GetAll after a track change: \(calls)")
+    #expect(during.contains("Get Position"), "the position was not asked: \(calls)")
+  }
+
   @Test("position: read from the player, extrapolated once a second while playing, Seeked followed")
   func positionFollowsThePlayer() throws {
     let desktop = try Desktop(format: "text", config: "[output]\ntext = {position}/{length}\n")

@@ -197,8 +197,9 @@ import Testing
         }
       }
       while reader.readLine(timeout: 0.3) != nil { received += 1 }
-      // DESIGN: a reader keeps at least 95 % of its frames beside stalled clients (the
-      // publisher here runs flat out, faster than any frame rate, on a loaded machine).
+      // docs/DESIGN.md ("Socket"): stalled clients never hold a reader up; it keeps at least
+      // 95 % of its frames (the publisher here runs flat out, faster than any frame rate, on a
+      // loaded machine).
       #expect(received >= 570, "the reader lost frames: \(received) of 600")
       #expect(server.handler.droppedFrames > 0, "stalled clients should have dropped frames")
       _ = stalled

@@ -57,6 +57,10 @@ package struct CaptureFormat: Sendable, Equatable {
 /// holds and from then on accepts only writes at the new channel count. A write made at the
 /// old count (a capture thread that had not yet seen the change) is dropped whole, so mono
 /// samples are never read as left/right pairs.
+///
+/// Where the audio changes hands amid sound (``SourceSwitch``) is marked among the samples:
+/// writes say their ``CaptureOrigin``, and a new stream's first samples are marked with
+/// ``markSourceSwitch()``; the reader learns of it with the samples (``takeSourceSwitch()``).
 package final class CaptureBuffer: Sendable {
   private struct Ring {
     var samples: [Float]
@@ -67,6 +71,8 @@ package final class CaptureBuffer: Sendable {
     var statusChanged = false
     /// A write that brings ``count`` from below this to at least this wakes the reader.
     var wakeAt = 1
+    /// Where the audio last changed hands (``takeSourceSwitch()``).
+    var switches = SourceSwitchTracker()
   }
 
   /// Samples per second per channel.
@@ -116,6 +122,7 @@ package final class CaptureBuffer: Sendable {
       ring.format = format
       ring.readIndex = 0
       ring.count = 0
+      ring.switches.discarded()
       return true
     }
     if changed { signal() }
@@ -137,12 +144,15 @@ package final class CaptureBuffer: Sendable {
   /// reconfiguration reached the writer) are dropped. The reader is woken when the write
   /// reaches its threshold (``wakeReader(atSamples:)``); `wakingTheReader: false` is for a
   /// writer on the reader's own thread (a source the engine drives), which needs no eventfd.
+  /// A write from another `origin` than the last one's marks a hand-over at its first sample.
   package func write(
-    _ interleaved: UnsafeBufferPointer<Float>, channels: Int, wakingTheReader: Bool = true
+    _ interleaved: UnsafeBufferPointer<Float>, channels: Int, wakingTheReader: Bool = true,
+    origin: CaptureOrigin = .output
   ) {
     guard !interleaved.isEmpty else { return }
     let reachedThreshold = ring.withLock { ring -> Bool in
       guard channels == ring.format.channels else { return false }
+      ring.switches.wrote(interleaved.count, from: origin)
       let queuedBefore = ring.count
       let capacity = ring.samples.count
       var source = interleaved
@@ -191,12 +201,28 @@ package final class CaptureBuffer: Sendable {
   /// Samples waiting to be read.
   package var availableSamples: Int { ring.withLock { $0.count } }
 
-  /// Drops everything buffered (after a stream switch the old audio is stale).
+  /// Drops everything buffered (after a stream switch the old audio is stale), and the
+  /// switch marks with it.
   package func discardAll() {
     ring.withLock { ring in
       ring.readIndex = 0
       ring.count = 0
+      ring.switches.discarded()
     }
+  }
+
+  /// Marks a new stream amid sound (capture thread, after ``discardAll()``): the samples
+  /// written from now on continue, from a new stream, a sound that plays (a default-sink
+  /// switch, the server's return, the daemon's start). Not called for a stream that starts
+  /// with nothing playing: its first sound is a start.
+  package func markSourceSwitch() {
+    ring.withLock { $0.switches.mark(.newStream) }
+  }
+
+  /// The source switch among the samples read so far, once (engine thread, after a read):
+  /// the frame that holds those samples holds it.
+  package func takeSourceSwitch() -> SourceSwitch? {
+    ring.withLock { $0.switches.take(queued: $0.count) }
   }
 
   /// Changes the status (capture thread) and wakes the engine if anything changed.

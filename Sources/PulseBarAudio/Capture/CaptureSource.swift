@@ -39,7 +39,7 @@ extension CaptureSource {
 
 /// A source whose library work can run on the engine's own thread: the engine's wait is the
 /// library's wait, so a fragment costs one wake-up instead of one on a library thread and a
-/// second, through the buffer's eventfd, on the engine's (DESIGN "one wake-up per fragment").
+/// second, through the buffer's eventfd, on the engine's (docs/DESIGN.md, "Input": one wake-up per fragment).
 package protocol EngineDrivenCapture: CaptureSource {
   /// Waits up to `timeoutMilliseconds` (-1: forever) on `poll` and on the library's own
   /// descriptors and timers in one `poll(2)`, then runs the library callbacks that are due

@@ -216,6 +216,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
     scope.closePlayerStreams()
     monitor.closeStream()
     buffer.discardAll()
+    if scope.monitorWanted { buffer.markSourceSwitch() }
     buffer.updateStatus { $0.generation &+= 1 }
     monitor.openStream()
     // The player's streams again, at the new channel count.

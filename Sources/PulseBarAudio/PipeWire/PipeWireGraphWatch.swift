@@ -18,6 +18,9 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
   private var registry: OpaquePointer?
   /// Stream nodes bound for their state, by global id.
   private var boundNodes: [UInt32: Bound] = [:]
+  /// Stream nodes there when the connection was made whose state is not known yet: one that
+  /// turns out to be running already plays, so what is recorded first is no start.
+  private var statesAwaited: Set<UInt32> = []
   /// The `default` metadata, bound for `default.audio.sink`, and its global id.
   private var metadata: Bound?
   private var metadataId: UInt32?
@@ -91,6 +94,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
     }
     graph.removeAll()
     followedSinkName = nil
+    statesAwaited.removeAll()
   }
 
   /// A global appeared: sinks and links go into the graph; playback stream nodes too, and are
@@ -111,6 +115,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
           client: lookup("client.id").flatMap { UInt32($0) },
           applicationName: lookup("application.name"))
         bindNode(id)
+        if !connection.synced { statesAwaited.insert(id) }
       default: break
       }
     case "PipeWire:Interface:Client":
@@ -190,6 +195,12 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
     }
     // A node that changes gets another chance at being recorded.
     if graph.stream(id) != before { connection.scope.failedNodes.remove(id) }
+    // The daemon's start or the server's return amid sound (the state comes after the sync).
+    if statesAwaited.remove(id) != nil, running,
+      graph.followedSink.map({ graph.activity(onSink: $0) }) == .running
+    {
+      buffer.markSourceSwitch()
+    }
     graphChanged()
   }
 
@@ -222,6 +233,10 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       // on wherever the default goes, with no reset.
       if !connection.scope.playerDelivers {
         buffer.discardAll()
+        // Amid sound the new monitor's first samples are no onset.
+        if graph.followedSink.map({ graph.activity(onSink: $0) }) == .running {
+          buffer.markSourceSwitch()
+        }
         let described = connection.scope.describedSource
         buffer.updateStatus {
           $0.sourceName = described

@@ -279,7 +279,7 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
       let channels = recording.channels
       mixing.withLock { _ in
         mixer.write(samples, lane: recording.lane) { mixed in
-          buffer.write(mixed, channels: channels)
+          buffer.write(mixed, channels: channels, origin: .player)
         }
       }
     }

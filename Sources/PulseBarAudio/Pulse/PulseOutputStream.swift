@@ -81,9 +81,13 @@ final class PulseOutputStream: PulseCallbackTarget {
   }
 
   /// Drops the audio buffered so far and starts a new generation under the source now
-  /// described, so the engine drops the old history.
+  /// described, so the engine drops the old history; amid sound, a source switch is marked
+  /// (the restart is no onset).
   private func startGeneration() {
     connection.buffer.discardAll()
+    if currentActivity() == .running || connection.players.recordsPlayer {
+      connection.buffer.markSourceSwitch()
+    }
     let described = connection.players.describedSource
     connection.buffer.updateStatus {
       $0.sourceName = described

@@ -245,7 +245,7 @@ final class PulsePlayerStreamSet {
     let channels = connection.settings.channels
     let buffer = connection.buffer
     mixer.write(samples, lane: lane) { mixed in
-      buffer.write(mixed, channels: channels, wakingTheReader: false)
+      buffer.write(mixed, channels: channels, wakingTheReader: false, origin: .player)
     }
   }
 

@@ -40,6 +40,10 @@ package final class SpectrumAnalyzer {
   /// Frames now come `fps` times a second (see ``FramePipeline/setFrameRate(_:)``).
   package func setFrameRate(_ fps: Int) { onsets.setFrameRate(fps) }
 
+  /// The next frame's audio continues the sound from another stream (see
+  /// ``FramePipeline/sourceSwitched(_:)``): the step it makes in the spectrum is no onset.
+  package func reprimeOnsets() { onsets.reprime() }
+
   /// Makes the plans and buffers for `channels` channels at `sampleRate`.
   package init(sampleRate: Int, channels: Int, fps: Int, onsetThreshold: Float = 1.5) {
     sizes = TransformSizes(sampleRate: sampleRate)
@@ -64,7 +68,8 @@ package final class SpectrumAnalyzer {
     shortMagnitudes = .allocate(capacity: (sizes.short / 2 + 1) * channels)
     shortMagnitudes.initialize(repeating: 0)
     onsets = OnsetDetector(
-      bins: sizes.short / 2 + 1, channels: channels, fps: fps, threshold: onsetThreshold)
+      bins: sizes.short / 2 + 1, channels: channels, sampleRate: sampleRate, fps: fps,
+      threshold: onsetThreshold)
   }
 
   deinit {

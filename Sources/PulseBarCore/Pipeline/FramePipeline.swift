@@ -120,6 +120,8 @@ package final class FramePipeline {
       scene.reconfigure(configuration)
       time = previous.time
       frameCount = previous.frameCount
+      // The fresh analysis starts from zeros: amid sound that step is no onset.
+      if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
       scene = Scene(configuration: configuration)
     }
@@ -306,6 +308,14 @@ package final class FramePipeline {
 
   /// Forgets the history after a stream switch (sink change, reconnect).
   package func resetAudio() { analyzer.reset() }
+
+  /// The next frame's audio holds a source switch: when the sound goes on across it (a new
+  /// stream opened amid sound; a hand-over while the scene plays, though the streams may leave
+  /// a gap of a few frames between them), the step it makes is no onset, so no bubble rises
+  /// from it. A hand-over while nothing plays is a start, and its onset counts.
+  package func sourceSwitched(_ change: SourceSwitch) {
+    if change == .newStream || scene.state == .playing { analyzer.reprimeOnsets() }
+  }
 
   /// True while the picture still changes with no new audio, a consumer with a lower frame
   /// rate skipped a frame it has not caught up with, or the text is due to hide

@@ -1,6 +1,6 @@
 /// When a connection to a server that comes and goes tries again, and what it says about it:
-/// one line when an outage begins, one when it ends, nothing between (DESIGN "Every 'not
-/// there' is said once"), and attempts spaced by ``Backoff``.
+/// one line when an outage begins, one when it ends, nothing between (docs/DESIGN.md,
+/// "Daemon": every "not there" is said once), and attempts spaced by ``Backoff``.
 ///
 /// The PulseAudio and PipeWire sources and `pulsebar listen` each hold one and only translate:
 /// a failure in, a line (or not) and a delay out.

@@ -4,7 +4,7 @@
 /// Coordinates are in units of `maxHeight`, origin at the start point, y up; control
 /// points sit at 20 % and 60 % of the height and the end at the full height. The seed
 /// also appends a second segment back through the start point (a quirk of its
-/// `addCurveToPoint` call); DESIGN keeps the single rising curve and so does this.
+/// `addCurveToPoint` call); docs/DESIGN.md ("Scene") keeps the single rising curve and so does this.
 struct BubblePath: Sendable {
   /// Segments of the arc-length table: enough that linear interpolation within a
   /// segment stays within 1e-4 of the true paced position.

@@ -154,9 +154,8 @@ package final class Engine {
   }
 
   /// Shows the player's new snapshot, and tells the capture who plays (with `input.scope =
-  /// player` it records that player's streams; it ignores a snapshot that changes neither).
-  /// What it records then arrives as a status change, taken in the next turn, well within the
-  /// state's debounce.
+  /// player` it records that player's streams; it ignores a snapshot that changes neither),
+  /// which arrives as a status change in the next turn, well within the state's debounce.
   private func takePlayer(_ change: NowPlaying?) {
     pipeline.nowPlaying = change
     capture?.follow(player: change.map(\.audioIdentity))
@@ -225,6 +224,8 @@ package final class Engine {
     let count = buffer.read(into: UnsafeMutableBufferPointer(rebasing: readBuffer[..<wanted]))
     core.audioRead(leaving: buffer.availableSamples)
     guard count > 0 else { return false }
+    // Where the audio changed hands amid sound, that step is no onset.
+    if let change = buffer.takeSourceSwitch() { pipeline.sourceSwitched(change) }
     pipeline.advance(
       audio: UnsafeBufferPointer(rebasing: readBuffer[..<count]), activity: status.activity)
     deliverFrame()
@@ -271,8 +272,7 @@ package final class Engine {
     }
   }
 
-  /// Takes the capture's new status; a status change (a stream corked, the server gone) shows
-  /// at once.
+  /// Takes the capture's new status; a change (a stream corked, the server gone) shows at once.
   private func apply(_ newStatus: CaptureStatus, at now: Double) {
     let newStream = newStatus.generation != status.generation
     if newStream { pipeline.resetAudio() }

@@ -4,7 +4,7 @@
 /// went through or would block) and does what the returned ``Action`` says. Times are
 /// monotonic seconds supplied by the caller, so tests drive it with exact values.
 ///
-/// The contract (DESIGN "Socket"): a client may send one line within 100 ms,
+/// The contract (docs/DESIGN.md, "Socket"): a client may send one line within 100 ms,
 /// `format=<f> bars=<n> fps=<n>`, all optional; without one it gets the default subscription. A bad
 /// line (binary data, longer than 256 bytes, unknown key or format, bars out of range) gets
 /// one `error: …` line and the connection is closed. A client with a write backlog that makes
