@@ -33,7 +33,7 @@ struct PlayerPositionCalls {
   mutating func answer(_ reply: BusMessage, registry: inout PlayerRegistry) -> (String, Int64)? {
     guard let cookie = reply.replyCookie, let busName = calls.removeValue(forKey: cookie),
       reply.errorText == nil, let sender = reply.sender, registry.isOwner(busName, sender),
-      reply.enter(UInt8(ascii: "v"), "x"), let position = reply.readInt64()
+      reply.enter(UInt8(ascii: "v"), "x"), let position = reply.readPosition()
     else { return nil }
     return (busName, position)
   }
