@@ -110,7 +110,22 @@ package final class SpectrumAnalyzer {
 
   // MARK: - Input
 
-  /// Appends interleaved samples (`channels` per frame) to the history.
+  /// The largest sample magnitude analysed: 60 dB over full scale. Samples come from outside
+  /// (a float WAV, a PulseAudio or PipeWire float stream any program can play into) and may be
+  /// NaN, infinite or near `Float.greatestFiniteMagnitude`; squared in the transform, those
+  /// made every bar NaN for good and the text, waybar and raw renderers trapped converting
+  /// them to integers. Bounded to this, a full-band frame's summed power stays below 1e11.
+  package static let sampleLimit: Float = 1000
+
+  /// A sample as the analysis takes it: NaN is silence, anything else is clamped to
+  /// ±``sampleLimit`` (infinities included).
+  @inline(__always)
+  package static func bounded(_ sample: Float) -> Float {
+    sample.isNaN ? 0 : min(max(sample, -sampleLimit), sampleLimit)
+  }
+
+  /// Appends interleaved samples (`channels` per frame) to the history, each
+  /// ``bounded(_:)``: this is where audio from every source enters the arithmetic.
   package func push(interleaved samples: UnsafeBufferPointer<Float>) {
     let frames = samples.count / channels
     guard frames > 0 else { return }
@@ -126,7 +141,7 @@ package final class SpectrumAnalyzer {
       let destination = base + (length - kept)
       var peak = framePeak
       for index in 0..<kept {
-        let sample = samples[source]
+        let sample = Self.bounded(samples[source])
         destination[index] = sample
         peak = max(peak, abs(sample))
         source += channels
