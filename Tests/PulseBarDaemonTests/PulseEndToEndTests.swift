@@ -210,14 +210,26 @@ struct PulseEndToEndTests {
     try Self.expectReloadToStereoKeepsFlowing(kind, input: "pulse")
   }
 
-  /// A daemon on `input` started in mono, a tone, a reload to stereo: frames keep coming in
-  /// real time with the tone in them (mono samples in a stereo buffer would be dropped).
+  /// A daemon on `input` started in mono, sound, a reload to stereo: frames keep coming in
+  /// real time with the sound in them (mono samples in a stereo buffer would be dropped).
+  ///
+  /// The sound is pink noise under a 5 Hz tremolo, so every frame differs: a steady tone
+  /// settles into identical lines once the reload's hand-over raises no bubble, and an
+  /// identical line is not written (json's change check leaves `time` out), which would read
+  /// as a stall.
   static func expectReloadToStereoKeepsFlowing(_ kind: AudioServerKind, input: String) throws {
     let config = Binary.temporaryDirectory() + "/pulsebar.conf"
     try writeTextFile(config, "[general]\nchannels = mono\n")
     let daemon = try Daemon(kind, input: input, arguments: ["--config", config, "-v"])
     // Outlasts the waits below on a loaded machine (up to 8 s to play, 3.5 s after the reload).
-    let player = try daemon.server.play(tone: 440, seconds: 15)
+    let noise = daemon.server.directory + "/warbling-noise.wav"
+    try daemon.server.run(
+      "sox",
+      [
+        "-n", "-r", "44100", "-c", "2", "-b", "16", noise, "synth", "15", "pinknoise",
+        "tremolo", "5", "80", "vol", "0.5",
+      ])
+    let player = try daemon.server.play(file: noise)
     Self.expectStraightToPlaying(daemon)
     try writeTextFile(config, "[general]\nchannels = stereo\n")
     daemon.process.send(SIGHUP)
