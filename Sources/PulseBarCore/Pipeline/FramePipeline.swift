@@ -315,11 +315,22 @@ package final class FramePipeline {
   }
 
   /// When a consumer's line next changes for the player's position alone (monotonic seconds,
-  /// the clock of ``NowPlaying/positionTime``), or `nil`: no template shows the position or
-  /// progress, or the player is not playing. The engine wakes then to render (at most once a
-  /// second; never while paused or stopped), passing the clock as ``FrameInfo/clock``.
+  /// the clock of ``NowPlaying/positionTime``), or `nil`: no template shows the position,
+  /// progress or lyric, or the player is not playing. The engine wakes then to render (for the
+  /// position at most once a second, for the lyric's lines at most once a frame period; never
+  /// while paused or stopped), passing the clock as ``FrameInfo/clock``.
   package func nextPositionChange(after clock: Double) -> Double? {
-    guard playerShown, consumers.contains(where: { $0.renderer.showsPosition }) else { return nil }
-    return nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
+    guard playerShown, let position = nowPlaying?.playbackPosition else { return nil }
+    var due: Double?
+    if consumers.contains(where: { $0.renderer.showsPosition }) {
+      due = position.nextVisibleChange(after: clock)
+    }
+    if let lyric = nowPlaying?.lyric, consumers.contains(where: { $0.renderer.showsLyric }),
+      let line = position.nextChange(of: lyric, after: clock)
+    {
+      let line = max(line, clock + 1 / Double(frameRate))
+      due = min(due ?? line, line)
+    }
+    return due
   }
 }

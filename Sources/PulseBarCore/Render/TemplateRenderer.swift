@@ -14,6 +14,8 @@ struct TemplateRenderer {
   let bubbleSlots: Int
   /// Where the player is in its track, when it says.
   private(set) var position: PlaybackPosition?
+  /// The track's synced lyric, escaped for `{lyric}`.
+  private var lyricLines: LyricLines
   /// Connected to the audio server: `{state}` says `Disconnected` while not.
   private var connected = true
   /// The clock text of the position, before it is fitted.
@@ -32,16 +34,21 @@ struct TemplateRenderer {
     glyphs = TextGlyphs(configuration, encoding: dialect.glyphEncoding)
     colors = LineColors(configuration, dialect: dialect)
     bubbleSlots = max(0, configuration.bubbleMax)
+    lyricLines = LyricLines(
+      widths: Array(Set(templates.flatMap { $0.widths(of: .lyric) })), dialect: dialect.values)
   }
 
   /// True when template `index` shows a field drawn per frame other than the state (glyph,
   /// bars, bubbles, position, progress).
   func drawsPerFrame(_ index: Int) -> Bool {
-    templates[index].shows(.glyph, .bars, .bubbles, .position, .progress)
+    templates[index].shows(.glyph, .bars, .bubbles, .position, .progress, .lyric)
   }
 
   /// True when a template shows the position or the progress (the engine then wakes for it).
   var showsPosition: Bool { templates.contains { $0.shows(.position, .progress) } }
+
+  /// True when a template shows the lyric line (the engine then wakes when it changes).
+  var showsLyric: Bool { templates.contains { $0.shows(.lyric) } }
 
   /// What padding and free cells are filled with: U+2007 FIGURE SPACE (one cell, not trimmed
   /// as whitespace by the bars).
@@ -52,6 +59,7 @@ struct TemplateRenderer {
   /// Fits and escapes the track fields for a new player, track, source or connection.
   mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
     position = nowPlaying?.playbackPosition
+    lyricLines.update(nowPlaying?.lyric)
     self.connected = connected
     // A new track starts a new width; a player that lost its title (stopped) keeps the last.
     let track = [nowPlaying?.title, nowPlaying?.artist, nowPlaying?.album]
@@ -127,6 +135,7 @@ struct TemplateRenderer {
           connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
+      case .lyric: lyricLines.append(lyricLines.line(at: seconds), width: width, into: &out)
       case .player, .title, .artist, .album, .length, .source: out.append(template.values[item])
       }
       template.literals.withGlyph(CompiledTemplate.closer(item)) { out.append($0) }
@@ -161,6 +170,7 @@ struct TemplateRenderer {
     case .bubbles: bubbleSlots > 0 && !glyphs.bubbles.isEmpty
     case .position: seconds != nil
     case .progress: seconds != nil && (position?.length ?? 0) > 0
+    case .lyric: lyricLines.line(at: seconds) != nil
     case .player, .title, .artist, .album, .length, .source: value.count > 0
     }
   }

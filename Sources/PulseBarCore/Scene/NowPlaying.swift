@@ -34,12 +34,16 @@ package struct NowPlaying: Sendable, Equatable {
   package var processID: Int32?
   /// The player's `DesktopEntry`, when it says.
   package var desktopEntry: String?
+  /// The track's synced lyric, when one was found (read on the players' thread).
+  package var lyric: SyncedLyric?
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
     album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
-    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil
+    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil,
+    lyric: SyncedLyric? = nil
   ) {
+    self.lyric = lyric
     self.processID = processID
     self.desktopEntry = desktopEntry
     self.player = player
