@@ -61,15 +61,26 @@ private func check(_ lyric: SyncedLyric) {
   }
 }
 
-/// One frame of `format` with `{lyric}` as the text line and the tooltip, at monotonic `clock`.
-private func render(format: OutputFormat, nowPlaying: NowPlaying, clock: Double) -> String {
+/// `{lyric}` as the text line and the tooltip.
+private let configuration = {
   var configuration = Configuration()
   configuration.text = "{glyph} ({lyric}) {lyric:12}"
   configuration.tooltip = "{lyric}"
   configuration.markup = .pango
+  return configuration
+}()
+
+/// One renderer per format, kept across inputs as the engine keeps them (making them per
+/// input was most of the harness's time).
+nonisolated(unsafe) private let renderers = [OutputFormat.text, .waybar, .json].map {
+  ($0, FrameRenderer(format: $0, configuration: configuration))
+}
+
+/// One frame of `format` at monotonic `clock`.
+private func render(format: OutputFormat, nowPlaying: NowPlaying, clock: Double) -> String {
   var scene = Scene(configuration: configuration)
   scene.advance(to: 0.1, activity: .running, signalPresent: true, onset: false, player: .playing)
-  let renderer = FrameRenderer(format: format, configuration: configuration)
+  let renderer = renderers.first { $0.0 == format }!.1
   renderer.nowPlaying = nowPlaying
   let bars: [Float] = [0, 0.5]
   _ = bars.withUnsafeBufferPointer {
