@@ -121,7 +121,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("command-line", ["PulseBarCore", "PulseBarDaemon"]),
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
     ("bus-message", ["PulseBarPlayers"]),
-    ("template", ["PulseBarCore"]),
+    ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
   ]
   for harness in harnesses {
     package.targets.append(

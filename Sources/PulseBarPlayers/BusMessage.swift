@@ -60,6 +60,9 @@ struct BusMessage {
 
   /// Artists kept from an `xesam:artist` list.
   static let maximumArtists = 16
+  /// The longest `xesam:url` kept (`PATH_MAX`): a longer one is left out, never cut (a cut
+  /// path could name another file).
+  static let maximumURLBytes = 4096
 
   /// The next string, cut to at most `maximumBytes` (see the type's docs); invalid UTF-8
   /// becomes U+FFFD.
@@ -175,6 +178,12 @@ struct BusMessage {
         let artists = readStrings(limit: Self.maximumArtists)?.filter { !$0.isEmpty }
         metadata.artist = artists.map { UntrustedText.capped($0.joined(separator: ", ")) }.nonEmpty
       case ("xesam:artist", "s"): metadata.artist = readString().nonEmpty  // not the spec; seen
+      case ("xesam:url", "s"):
+        metadata.url = readString(maximumBytes: Self.maximumURLBytes + 1).nonEmpty.flatMap {
+          $0.utf8.count > Self.maximumURLBytes ? nil : $0
+        }
+      case ("xesam:asText", "s"):
+        metadata.text = readString(maximumBytes: LyricFinder.maximumBytes).nonEmpty
       case ("mpris:length", "x"), ("mpris:length", "t"), ("mpris:length", "i"),
         ("mpris:length", "u"):
         metadata.length = readNumber(type: type.utf8.first!).flatMap {

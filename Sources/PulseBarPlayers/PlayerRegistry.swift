@@ -27,6 +27,9 @@ package struct PlayerRegistry: Sendable {
     package var artist: String?
     package var album: String?
     package var length: Double?
+    /// `xesam:url` and `xesam:asText`: where a synced lyric may be.
+    package var url: String?
+    package var text: String?
     /// Where playback was (``PlaybackPosition``: `Position` as last read, its `Rate`, when),
     /// or `nil` while the player has not said.
     package var position: PlaybackPosition?
@@ -159,6 +162,8 @@ package struct PlayerRegistry: Sendable {
     player.artist = metadata.artist
     player.album = metadata.album
     player.length = metadata.length
+    player.url = metadata.url
+    player.text = metadata.text
     player.position?.length = metadata.length
     players[busName] = player
   }
@@ -183,6 +188,11 @@ package struct PlayerRegistry: Sendable {
 }
 
 extension PlayerRegistry.Player {
+  /// What its lyric depends on (``LyricFinder``).
+  var lyricTrack: LyricFinder.Track {
+    .init(url: url, artist: artist, title: title, text: text)
+  }
+
   /// What ``PlayerPreference`` weighs of it.
   var candidate: PlayerPreference.Candidate {
     .init(busName: busName, isPlaying: status == .playing, activity: activity)
@@ -199,10 +209,17 @@ package struct Metadata: Sendable, Equatable {
   package var album: String?
   /// `mpris:length`, microseconds on the bus, seconds here.
   package var length: Double?
+  /// `xesam:url` (at most ``BusMessage/maximumURLBytes``, else left out).
+  package var url: String?
+  /// `xesam:asText`, the track's lyric as text (at most ``LyricFinder/maximumBytes``).
+  package var text: String?
 
   package init(
-    title: String? = nil, artist: String? = nil, album: String? = nil, length: Double? = nil
+    title: String? = nil, artist: String? = nil, album: String? = nil, length: Double? = nil,
+    url: String? = nil, text: String? = nil
   ) {
+    self.url = url
+    self.text = text
     self.title = title
     self.artist = artist
     self.album = album

@@ -35,8 +35,11 @@ struct PlayerPublication: Sendable {
   let feed: PlayerFeed
   let roster: PlayerRoster
 
-  func publish(_ registry: PlayerRegistry) {
-    feed.post(registry.nowPlaying)
+  /// Publishes the registry's active player with `lyric`, its track's synced lyric.
+  func publish(_ registry: PlayerRegistry, lyric: SyncedLyric? = nil) {
+    var nowPlaying = registry.nowPlaying
+    nowPlaying?.lyric = lyric
+    feed.post(nowPlaying)
     roster.update(registry.summaries)
   }
 

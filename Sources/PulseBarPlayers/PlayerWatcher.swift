@@ -17,6 +17,8 @@ package final class PlayerWatcher: Sendable {
   package let roster: PlayerRoster
   /// Where a reload posts `players.ignore` and `players.prefer` (the thread applies it at once).
   package let preference: Mailbox<PlayerPreference>
+  /// Where a reload posts `lyrics.directory` (`~` expanded; `nil`: none).
+  package let lyricsDirectory: Mailbox<String?>
   private let stopSignal: StopSignal
   private let thread: PosixThread
 
@@ -25,7 +27,7 @@ package final class PlayerWatcher: Sendable {
   /// bus goes away later.
   /// `debug` gets the `-v` lines (a player that does not answer, once per player).
   package static func start(
-    preference: PlayerPreference = PlayerPreference(),
+    preference: PlayerPreference = PlayerPreference(), lyricsDirectory: String? = nil,
     log: @escaping @Sendable (String) -> Void,
     debug: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(BusError) -> PlayerWatcher {
@@ -33,25 +35,29 @@ package final class PlayerWatcher: Sendable {
     let feed = PlayerFeed(nil)
     let roster = PlayerRoster()
     let mailbox = Mailbox(preference)
+    let directory = Mailbox(lyricsDirectory)
     let stopSignal = StopSignal()
     let session = try PlayerSession(
       connection: connection, published: PlayerPublication(feed: feed, roster: roster),
       preference: mailbox, initial: preference, debug: debug)
+    session.lyrics = LyricFinder(directory: lyricsDirectory, reloads: directory)
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
     return PlayerWatcher(
-      feed: feed, roster: roster, preference: mailbox, stopSignal: stopSignal, thread: thread)
+      feed: feed, roster: roster, preference: mailbox, lyricsDirectory: directory,
+      stopSignal: stopSignal, thread: thread)
   }
 
   private init(
     feed: PlayerFeed, roster: PlayerRoster, preference: Mailbox<PlayerPreference>,
-    stopSignal: StopSignal, thread: PosixThread
+    lyricsDirectory: Mailbox<String?>, stopSignal: StopSignal, thread: PosixThread
   ) {
     self.feed = feed
     self.roster = roster
     self.preference = preference
+    self.lyricsDirectory = lyricsDirectory
     self.stopSignal = stopSignal
     self.thread = thread
   }
@@ -81,6 +87,8 @@ final class PlayerSession {
   private let preference: Mailbox<PlayerPreference>
   let debug: (String) -> Void
   var registry = PlayerRegistry()
+  /// The active track's synced lyric, read here when the track changes.
+  var lyrics = LyricFinder(directory: nil, reloads: Mailbox(nil))
   /// The `GetAll` in flight for each player: its cookie, and whether to ask again after it.
   private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
   /// The same calls by cookie: cookie → the bus name asked.
@@ -151,6 +159,7 @@ final class PlayerSession {
     let busIndex = poll.add(state.descriptor, state.events)
     poll.add(stop.descriptor)
     poll.add(preference.descriptor)
+    poll.add(lyrics.reloads.descriptor)
     var stopOnly = PollSet()
     stopOnly.add(stop.descriptor)
     while !stop.isRequested {
@@ -170,6 +179,7 @@ final class PlayerSession {
         registry.preference = preference
         changed = true
       }
+      if lyrics.takeReload() { changed = true }
       let now = monotonicSeconds()
       let (followedAgain, nextReread) = signals.followMutedAgain(now: now, context: context)
       for owner in followedAgain {
@@ -178,7 +188,8 @@ final class PlayerSession {
       for name in silentRetries.due(at: now) { requestProperties(of: name) }
       if changed {
         changed = false
-        published.publish(registry)
+        let lyric = lyrics.lyric(for: registry.active?.lyricTrack, debug: debug)
+        published.publish(registry, lyric: lyric)
       }
       let state = connection.pollState
       poll.update(busIndex, state.events)

@@ -54,15 +54,17 @@ package enum MPRISFixtures {
   }()
 
   /// Starts mpv on `files` (audio only, into PulseAudio) with MPRIS, playing or paused.
-  package static func mpv(_ files: [String], paused: Bool, environment: [String: String])
-    throws(SpawnError) -> ChildProcess
-  {
+  /// `options` go before the files (`--sub-auto=no`: mpv itself would open a `.lrc` beside a
+  /// track as subtitles, and hang on a FIFO).
+  package static func mpv(
+    _ files: [String], paused: Bool, environment: [String: String], options: [String] = []
+  ) throws(SpawnError) -> ChildProcess {
     guard let plugin = mprisPlugin else { throw SpawnError(message: "mpv-mpris is not installed") }
     var arguments = [
       "--no-config", "--no-video", "--ao=pulse", "--script=" + plugin, "--no-terminal",
     ]
     if paused { arguments.append("--pause") }
-    return try ChildProcess("mpv", arguments + files, environment: environment)
+    return try ChildProcess("mpv", arguments + options + files, environment: environment)
   }
 
   /// Wall-clock seconds since the epoch (what dbus-monitor stamps signals with).

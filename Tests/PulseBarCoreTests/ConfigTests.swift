@@ -120,7 +120,7 @@ import Testing
   @Test(arguments: [
     (
       "[general]\nbars = 8\n[colours]\n",
-      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, colors, players, socket, scene, bubbles)"
+      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, colors, players, lyrics, socket, scene, bubbles)"
     ),
     (
       "[general]\nbarz = 8\n",

@@ -12,7 +12,8 @@ package struct Setting: Sendable {
 /// Every key pulsebar's config knows, section by section.
 package enum ConfigKeys {
   package static let sections = [
-    "general", "input", "analysis", "output", "colors", "players", "socket", "scene", "bubbles",
+    "general", "input", "analysis", "output", "colors", "players", "lyrics", "socket", "scene",
+    "bubbles",
   ]
 
   package static func setting(section: String, key: String) -> Setting? {
@@ -89,7 +90,7 @@ package enum ConfigKeys {
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     .template(
       "output", "text", \.text,
-      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells, {title:20:scroll} scrolls a longer title; a line whose fields lost their values is padded to the widest since the track changed"
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {lyric}; {title:20} is 20 cells, {title:20:scroll} scrolls a longer title; a line whose fields lost their values is padded to the widest since the track changed"
     ),
     .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
@@ -132,6 +133,10 @@ package enum ConfigKeys {
     .names(
       "players", "prefer", \.players.prefer,
       "players picked first when several play, best first"),
+    .text(
+      "lyrics", "directory", \.lyricsDirectory,
+      "where Artist - Title.lrc files are looked for when the track has no .lrc beside it (then the player's xesam:asText); empty means nowhere, ~ is home"
+    ),
     .text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     .integer(

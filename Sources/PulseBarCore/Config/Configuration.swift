@@ -99,6 +99,11 @@ package struct Configuration: Sendable, Equatable {
   /// MPRIS players ignored and preferred (``PlayerPreference``).
   package var players = PlayerPreference()
 
+  // MARK: [lyrics]
+  /// Where `Artist - Title.lrc` files are looked for after the one beside the track; empty
+  /// means nowhere. A leading `~` is the home directory.
+  package var lyricsDirectory = ""
+
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.
   package var socketPath = ""

@@ -324,22 +324,26 @@ package final class FramePipeline {
     scene.isAnimating || consumers.contains { $0.gate.owesFrame } || visibility.isPending
   }
 
-  /// When a consumer's line next changes for the player's position or a scrolling field alone (monotonic seconds,
-  /// the clock of ``NowPlaying/positionTime``), or `nil`: no template shows the position or
-  /// progress, or the player is not playing. The engine wakes then to render (at most once a
-  /// second; never while paused or stopped), passing the clock as ``FrameInfo/clock``.
+  /// When a consumer's line next changes for the player's position, its lyric or a scrolling
+  /// field alone (monotonic seconds, the clock of ``NowPlaying/positionTime``), or `nil`. The
+  /// engine wakes then to render (for the position at most once a second, for the lyric's lines
+  /// and a scrolling field's steps at most once a frame period; never while paused or stopped),
+  /// passing the clock as ``FrameInfo/clock``.
   package func nextPositionChange(after clock: Double) -> Double? {
-    var next: Double?
-    if playerShown, consumers.contains(where: { $0.renderer.showsPosition }) {
-      next = nowPlaying?.playbackPosition?.nextVisibleChange(after: clock)
-    }
+    var due =
+      playerShown
+      ? nowPlaying?.nextChange(
+        showingPosition: consumers.contains { $0.renderer.showsPosition },
+        showingLyric: consumers.contains { $0.renderer.showsLyric }, after: clock,
+        framePeriod: 1 / Double(frameRate)) : nil
     // A scrolling field moves while the line plays, and stands still (no wake-ups) otherwise.
-    guard scene.state == .playing else { return next }
+    guard scene.state == .playing else { return due }
     for consumer in consumers {
-      guard let step = consumer.renderer.nextScrollStep(after: clock) else { continue }
-      next = min(next ?? step, step)
+      guard let next = consumer.renderer.nextScrollStep(after: clock) else { continue }
+      let step = max(next, clock + 1 / Double(frameRate))
+      due = min(due ?? step, step)
     }
-    return next
+    return due
   }
 
 }

@@ -48,6 +48,11 @@ struct CompiledTemplate {
     return Self.separator(best)
   }
 
+  /// The widths (0: its own) of the items that show `field`.
+  func widths(of field: Template.Field) -> [Int] {
+    fields.indices.filter { fields[$0] == field }.map { widths[$0] }
+  }
+
   /// True when the template shows one of `wanted`.
   func shows(_ wanted: Template.Field...) -> Bool { fields.contains { wanted.contains($0) } }
 }
@@ -62,11 +67,12 @@ extension Template.Field {
   }
 
   /// Fields whose value changes only with the player's track or the source: escaped once per
-  /// change. The others (glyph, bars, bubbles, state, position, progress) are drawn per frame.
+  /// change. The others (glyph, bars, bubbles, state, position, progress, lyric) are drawn per
+  /// frame.
   var isTrackField: Bool {
     switch self {
     case .player, .title, .artist, .album, .length, .source: true
-    case .glyph, .bars, .bubbles, .state, .position, .progress: false
+    case .glyph, .bars, .bubbles, .state, .position, .progress, .lyric: false
     }
   }
 }

@@ -84,6 +84,11 @@ package final class FrameRenderer {
     text?.templates.nextScrollStep(after: clock) ?? waybar?.templates.nextScrollStep(after: clock)
   }
 
+  /// True when this format shows the lyric line: json always, the others when a template does.
+  package var showsLyric: Bool {
+    json != nil || text?.templates.showsLyric == true || waybar?.templates.showsLyric == true
+  }
+
   /// What fills free cells in the text formats: U+2007 FIGURE SPACE. One cell wide (as every
   /// default bubble glyph), in DejaVu Sans and Sans Mono, and not whitespace to a bar that trims
   /// lines.

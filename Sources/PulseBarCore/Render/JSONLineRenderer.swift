@@ -4,7 +4,8 @@
 ///
 /// The change filter leaves out `seq` and `time`, which change every frame by definition, so
 /// a still scene writes nothing. The player's fields carry the raw values, JSON-escaped once
-/// per change; `position` (seconds) is extrapolated per frame.
+/// per change; `position` (seconds) is extrapolated per frame, and `lyric` is the synced
+/// lyric's line at that position (left out when there is none).
 struct JSONLineRenderer {
   var filter = LineFilter()
   private let bubbleGlyphs: GlyphTable
@@ -13,6 +14,8 @@ struct JSONLineRenderer {
   /// The player's fields (`,"player":…`), escaped once per change.
   private var playerJSON = ByteLine()
   private var position: PlaybackPosition?
+  /// The track's synced lyric, each line JSON-escaped once.
+  private var lyricLines = LyricLines(widths: [0], dialect: .json)
   /// `morph_shape`'s JSON for `shapeMorph`: the shape only changes while the morph animates.
   private var shapeJSON = ByteLine()
   private var shapeMorph: Float = .nan
@@ -27,6 +30,7 @@ struct JSONLineRenderer {
     UntrustedText.append(source, as: .json, to: &sourceJSON)
     playerJSON.removeAll()
     position = nowPlaying?.playbackPosition
+    lyricLines.update(nowPlaying?.lyric)
     guard let nowPlaying else { return }
     for (name, value) in [
       ("player", nowPlaying.player), ("title", nowPlaying.title), ("artist", nowPlaying.artist),
@@ -71,7 +75,13 @@ struct JSONLineRenderer {
     filter.body.append(playerJSON)
     if let position {
       filter.body.append(",\"position\":")
-      filter.body.append(position.seconds(at: info.clock ?? position.sampledAt), decimals: 3)
+      let seconds = position.seconds(at: info.clock ?? position.sampledAt)
+      filter.body.append(seconds, decimals: 3)
+      if let line = lyricLines.line(at: seconds) {
+        filter.body.append(",\"lyric\":\"")
+        lyricLines.append(line, width: 0, into: &filter.body)
+        filter.body.append(UInt8(ascii: "\""))
+      }
     }
     filter.body.append(",\"morph\":")
     filter.body.append(Double(scene.morph), decimals: 3)

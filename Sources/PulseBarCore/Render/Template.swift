@@ -20,7 +20,7 @@ package struct Template: Sendable, Equatable {
   /// What a `{name}` stands for.
   package enum Field: String, Sendable, CaseIterable {
     case glyph, bars, bubbles, state, player, title, artist, album, position, length, progress,
-      source
+      source, lyric
   }
 
   /// One field with its width and the brackets that hug it.

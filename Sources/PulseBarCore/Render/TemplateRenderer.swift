@@ -14,14 +14,14 @@ struct TemplateRenderer {
   let bubbleSlots: Int
   /// Where the player is in its track, when it says.
   private(set) var position: PlaybackPosition?
+  /// The track's synced lyric, escaped for `{lyric}`.
+  private var lyricLines: LyricLines
   /// Connected to the audio server: `{state}` says `Disconnected` while not.
   private var connected = true
   /// The clock text of the position, before it is fitted.
   var scratch = ByteLine(capacity: 32)
-  /// The widest line ``padToWidest(_:from:)`` saw since the track last changed (cells).
-  private(set) var widestLine = 0
-  /// The title, artist and album that line was drawn for.
-  private var widestTrack: [String?] = []
+  /// The widest line drawn since the track changed, which later lines are padded to.
+  private var widest: WidestLine
 
   /// How scrolling fields move (`output.scroll_*`).
   private let scrollStyle: ScrollStyle
@@ -29,6 +29,7 @@ struct TemplateRenderer {
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
     self.dialect = dialect
+    widest = WidestLine(dialect)
     scrollStyle = ScrollStyle(configuration)
     templates = texts.map {
       CompiledTemplate(Template(validated: $0, fallback: fallback), dialect: dialect)
@@ -36,16 +37,21 @@ struct TemplateRenderer {
     glyphs = TextGlyphs(configuration, encoding: dialect.glyphEncoding)
     colors = LineColors(configuration, dialect: dialect)
     bubbleSlots = max(0, configuration.bubbleMax)
+    lyricLines = LyricLines(
+      widths: Array(Set(templates.flatMap { $0.widths(of: .lyric) })), dialect: dialect.values)
   }
 
   /// True when template `index` shows a field drawn per frame other than the state (glyph,
   /// bars, bubbles, position, progress).
   func drawsPerFrame(_ index: Int) -> Bool {
-    templates[index].shows(.glyph, .bars, .bubbles, .position, .progress)
+    templates[index].shows(.glyph, .bars, .bubbles, .position, .progress, .lyric)
   }
 
   /// True when a template shows the position or the progress (the engine then wakes for it).
   var showsPosition: Bool { templates.contains { $0.shows(.position, .progress) } }
+
+  /// True when a template shows the lyric line (the engine then wakes when it changes).
+  var showsLyric: Bool { templates.contains { $0.shows(.lyric) } }
 
   /// What padding and free cells are filled with: U+2007 FIGURE SPACE (one cell, not trimmed
   /// as whitespace by the bars).
@@ -56,13 +62,9 @@ struct TemplateRenderer {
   /// Fits and escapes the track fields for a new player, track, source or connection.
   mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
     position = nowPlaying?.playbackPosition
+    lyricLines.update(nowPlaying?.lyric)
     self.connected = connected
-    // A new track starts a new width; a player that lost its title (stopped) keeps the last.
-    let track = [nowPlaying?.title, nowPlaying?.artist, nowPlaying?.album]
-    if !(nowPlaying?.title ?? "").isEmpty && track != widestTrack {
-      widestTrack = track
-      widestLine = 0
-    }
+    widest.trackChanged(to: nowPlaying)
     for index in templates.indices {
       var template = templates[index]
       for item in template.fields.indices where template.fields[item].isTrackField {
@@ -143,6 +145,7 @@ struct TemplateRenderer {
           connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
+      case .lyric: lyricLines.append(lyricLines.line(at: seconds), width: width, into: &out)
       case .player, .title, .artist, .album, .length, .source:
         if let marquee = template.marquees[item] {
           marquee.append(into: &out)
@@ -156,24 +159,10 @@ struct TemplateRenderer {
     template.literals.withGlyph(CompiledTemplate.suffix) { out.append($0) }
   }
 
-  /// Pads the text from byte `start` of `line` with figure spaces to the widest line drawn
-  /// since the track changed, so a template keeps one width while fields come and go
-  /// (playing, paused and stopped). Counts the visible cells in the line's markup.
+  /// Pads the text from byte `start` of `line` to the widest line since the track changed
+  /// (``WidestLine``).
   mutating func padToWidest(_ line: inout ByteLine, from start: Int) {
-    let markup: VisibleCells.Markup =
-      switch (dialect.inJSON, dialect.colors) {
-      case (true, _): .pangoInJSON
-      case (false, .none): .none
-      case (false, .pango): .pango
-      case (false, .polybar): .polybar
-      case (false, .ansi): .ansi
-      }
-    let cells = VisibleCells.count(line.bytes[start...], markup: markup)
-    guard cells < widestLine else {
-      widestLine = cells
-      return
-    }
-    for _ in cells..<widestLine { line.append(Self.figureSpace) }
+    widest.pad(&line, from: start)
   }
 
   private func isPresent(_ field: Template.Field, value: ByteLine, seconds: Double?) -> Bool {
@@ -182,6 +171,7 @@ struct TemplateRenderer {
     case .bubbles: bubbleSlots > 0 && !glyphs.bubbles.isEmpty
     case .position: seconds != nil
     case .progress: seconds != nil && (position?.length ?? 0) > 0
+    case .lyric: lyricLines.line(at: seconds) != nil
     case .player, .title, .artist, .album, .length, .source: value.count > 0
     }
   }

@@ -34,12 +34,16 @@ package struct NowPlaying: Sendable, Equatable {
   package var processID: Int32?
   /// The player's `DesktopEntry`, when it says.
   package var desktopEntry: String?
+  /// The track's synced lyric, when one was found (read on the players' thread).
+  package var lyric: SyncedLyric?
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
     album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
-    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil
+    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil,
+    lyric: SyncedLyric? = nil
   ) {
+    self.lyric = lyric
     self.processID = processID
     self.desktopEntry = desktopEntry
     self.player = player
@@ -67,4 +71,21 @@ package struct NowPlaying: Sendable, Equatable {
     }
   }
 
+}
+
+extension NowPlaying {
+  /// When a line that shows the position (`showingPosition`) or the lyric (`showingLyric`)
+  /// next changes after `clock` (monotonic seconds), or `nil`: the position at most once a
+  /// second, the lyric's lines at most once a frame period; never while paused or stopped.
+  package func nextChange(
+    showingPosition: Bool, showingLyric: Bool, after clock: Double, framePeriod: Double
+  ) -> Double? {
+    guard let position = playbackPosition else { return nil }
+    var due = showingPosition ? position.nextVisibleChange(after: clock) : nil
+    if showingLyric, let lyric, let line = position.nextChange(of: lyric, after: clock) {
+      let line = max(line, clock + framePeriod)
+      due = min(due ?? line, line)
+    }
+    return due
+  }
 }

@@ -77,6 +77,16 @@ package struct PlaybackPosition: Sendable, Equatable {
     return time + (next - now) / rate
   }
 
+  /// When `lyric`'s shown line next changes after `time`, or `nil` when it does not (paused,
+  /// stopped, after its last line or the track's end).
+  package func nextChange(of lyric: SyncedLyric, after time: Double) -> Double? {
+    guard status == .playing else { return nil }
+    let now = seconds(at: time)
+    guard let next = lyric.nextChange(after: now) else { return nil }
+    if let length, length > 0, next > length { return nil }
+    return time + (next - now) / rate
+  }
+
   /// Appends `seconds` (floored) as `m:ss`, or `h:mm:ss` from an hour.
   package static func appendClock(_ seconds: Double, into line: inout ByteLine) {
     let total = seconds.isFinite && seconds > 0 ? UInt64(min(seconds, 1e9)) : 0

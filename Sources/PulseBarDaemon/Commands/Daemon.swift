@@ -96,7 +96,10 @@ final class Daemon {
     let logger = logger
     do {
       return try PlayerWatcher.start(
-        preference: configuration.players, log: { logger.warning($0) },
+        preference: configuration.players,
+        lyricsDirectory: LyricPaths.directory(
+          configuration.lyricsDirectory, home: environment("HOME")),
+        log: { logger.warning($0) },
         debug: { logger.debug($0) })
     } catch {
       logger.notice("\(error); MPRIS players are not followed, the audio alone decides the state")
@@ -187,6 +190,8 @@ final class Daemon {
         return nil
       }
       players?.preference.post(reloaded.players)
+      players?.lyricsDirectory.post(
+        LyricPaths.directory(reloaded.lyricsDirectory, home: environment("HOME")))
       logger.debug("reload: new config in effect")
       return reloaded
     } catch {
