@@ -342,7 +342,7 @@ final class PlayerSession {
     // signalled) after a new track, status or rate: ask for them.
     let invalidated = signal.readStrings(limit: 64) ?? []
     if invalidated.contains("PlaybackStatus") || invalidated.contains("Metadata")
-      || invalidated.contains("Rate") || movesPosition
+      || invalidated.contains("Rate") || invalidated.contains("Volume") || movesPosition
     {
       for name in names { requestProperties(of: name) }
     }

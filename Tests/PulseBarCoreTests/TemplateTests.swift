@@ -20,6 +20,8 @@ import Testing
     case .length: "3:20"
     case .progress: "██░"
     case .source: "sink.monitor"
+    case .volume: "40%"
+    case .playerIcon: "◉"
     }
   }
 
@@ -95,7 +97,7 @@ import Testing
       throws: ConfigError(
         file: "f.conf", line: 3, column: 19,
         message:
-          "output.text: unknown field {titel}; expected {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}"
+          "output.text: unknown field {titel}; expected {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {volume} {player_icon}"
       )
     ) {
       try ConfigParser.parse("[output]\n\n  text =  {bars} {titel}\n", file: "f.conf")

@@ -89,7 +89,7 @@ package enum ConfigKeys {
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     .template(
       "output", "text", \.text,
-      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source}; {title:20} is 20 cells; a line whose fields lost their values is padded to the widest since the track changed"
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {volume} {player_icon}; {title:20} is 20 cells; a line whose fields lost their values is padded to the widest since the track changed"
     ),
     .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
@@ -123,6 +123,8 @@ package enum ConfigKeys {
     .names(
       "players", "prefer", \.players.prefer,
       "players picked first when several play, best first"),
+    PlayerIcons.iconsSetting,
+    PlayerIcons.fallbackSetting,
     .text(
       "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
     .integer(

@@ -93,6 +93,8 @@ package struct Configuration: Sendable, Equatable {
   // MARK: [players]
   /// MPRIS players ignored and preferred (``PlayerPreference``).
   package var players = PlayerPreference()
+  /// What `{player_icon}` shows for each player (``PlayerIcons``).
+  package var playerIcons = PlayerIcons()
 
   // MARK: [socket]
   /// Socket path; empty means `$XDG_RUNTIME_DIR/pulsebar.sock`.

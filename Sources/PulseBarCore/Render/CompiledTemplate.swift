@@ -51,7 +51,7 @@ extension Template.Field {
   /// change. The others (glyph, bars, bubbles, state, position, progress) are drawn per frame.
   var isTrackField: Bool {
     switch self {
-    case .player, .title, .artist, .album, .length, .source: true
+    case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon: true
     case .glyph, .bars, .bubbles, .state, .position, .progress: false
     }
   }

@@ -22,6 +22,8 @@ struct TemplateRenderer {
   private(set) var widestLine = 0
   /// The title, artist and album that line was drawn for.
   private var widestTrack: [String?] = []
+  /// `{player_icon}`'s icons.
+  private let playerIcons: PlayerIcons
 
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
@@ -32,6 +34,7 @@ struct TemplateRenderer {
     glyphs = TextGlyphs(configuration, encoding: dialect.glyphEncoding)
     colors = LineColors(configuration, dialect: dialect)
     bubbleSlots = max(0, configuration.bubbleMax)
+    playerIcons = configuration.playerIcons
   }
 
   /// True when template `index` shows a field drawn per frame other than the state (glyph,
@@ -70,6 +73,8 @@ struct TemplateRenderer {
           case .album: nowPlaying?.album
           case .length: nowPlaying?.length.map(Self.clockText)
           case .source: connected ? source : "audio server unreachable"
+          case .volume: nowPlaying?.volume.map(Self.percentText)
+          case .playerIcon: nowPlaying.map { playerIcons.icon(for: $0.player) }
           default: nil
           }
         var line = ByteLine()
@@ -84,6 +89,11 @@ struct TemplateRenderer {
       }
       templates[index] = template
     }
+  }
+
+  /// A `Volume` (bounded: ``PlayerValueBounds/volume(_:)``) as a whole percentage.
+  static func percentText(_ volume: Double) -> String {
+    "\(Int((min(max(volume, 0), PlayerValueBounds.maximumVolume) * 100).rounded()))%"
   }
 
   private static func clockText(_ seconds: Double) -> String {
@@ -127,7 +137,8 @@ struct TemplateRenderer {
           connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
-      case .player, .title, .artist, .album, .length, .source: out.append(template.values[item])
+      case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon:
+        out.append(template.values[item])
       }
       template.literals.withGlyph(CompiledTemplate.closer(item)) { out.append($0) }
       previous = item
@@ -161,7 +172,7 @@ struct TemplateRenderer {
     case .bubbles: bubbleSlots > 0 && !glyphs.bubbles.isEmpty
     case .position: seconds != nil
     case .progress: seconds != nil && (position?.length ?? 0) > 0
-    case .player, .title, .artist, .album, .length, .source: value.count > 0
+    case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon: value.count > 0
     }
   }
 }

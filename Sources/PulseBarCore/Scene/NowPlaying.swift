@@ -34,12 +34,16 @@ package struct NowPlaying: Sendable, Equatable {
   package var processID: Int32?
   /// The player's `DesktopEntry`, when it says.
   package var desktopEntry: String?
+  /// MPRIS `Volume` (1 is 100 %), within ``PlayerValueBounds/volume(_:)``, when it says.
+  package var volume: Double?
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
     album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
-    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil
+    positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil,
+    volume: Double? = nil
   ) {
+    self.volume = volume
     self.processID = processID
     self.desktopEntry = desktopEntry
     self.player = player
