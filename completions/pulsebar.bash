@@ -50,6 +50,8 @@ _pulsebar() {
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return
             fi ;;
+        ctl) ((COMP_CWORD == 2)) && [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "play-pause play pause next previous volume seek position" -- "$cur")); return; } ;;
+
     esac
     case $command in
         run) options="--config --format --bars --fps --channels --input --offline --socket --no-stdout --foreground --seed -v --verbose -h --help" ;;

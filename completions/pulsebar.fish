@@ -5,7 +5,7 @@ complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config
 complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a listen -d 'read a running daemon\'s socket and print its frames'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a check-config -d 'validate a config file (none at the default path: all defaults)'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a bands -d 'print each bar\'s lower and upper cutoff in Hz'
-complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a ctl -d 'control the active MPRIS player; ACTION: play-pause, play, pause, next, previous'
+complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a ctl -d 'control the active MPRIS player; ACTION: play-pause, play, pause, next, previous, volume, seek, position (within 1.2 s, whatever the players do)'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a status -d 'ask the running daemon what it records and why, its players, clients, frame rate and CPU'
 complete -c pulsebar -n 'not __fish_seen_subcommand_from run listen check-config bands ctl status help' -a help -d 'this help, or one command\'s'
 complete -c pulsebar -n __fish_use_subcommand -s V -l version -d 'show the version'
@@ -44,6 +44,14 @@ complete -c pulsebar -n '__fish_seen_subcommand_from bands' -s h -l help -d 'sho
 # ctl
 complete -c pulsebar -n '__fish_seen_subcommand_from ctl' -l player -x -d 'that MPRIS player (mpv matches mpv.instance123) rather than the active one'
 complete -c pulsebar -n '__fish_seen_subcommand_from ctl' -s h -l help -d 'show this help (a command\'s, after the command)'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a play-pause -d 'toggle playing and paused (a click)'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a play -d 'play'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a pause -d 'pause'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a next -d 'the next track'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a previous -d 'the previous track'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a volume -d 'set the volume (0.4 or 40%) or step it (+5%, -5%; a step stops at 0 and 100%)'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a seek -d 'move by seconds, +10 or -10 (or -1:30)'
+complete -c pulsebar -n '__fish_seen_subcommand_from ctl; and not __fish_seen_subcommand_from play-pause play pause next previous volume seek position' -a position -d 'go to a time in the track, 1:23 or 83'
 # status
 complete -c pulsebar -n '__fish_seen_subcommand_from status' -l json -d 'one json object, for scripts'
 complete -c pulsebar -n '__fish_seen_subcommand_from status' -l socket -r -F -d 'the daemon\'s socket'

@@ -159,6 +159,8 @@ struct BusMessage {
         properties.position = readPosition()
       case ("Rate", "d"):
         properties.rate = readNumber(type: UInt8(ascii: "d")).map(PlayerValueBounds.rate)
+      case ("Volume", "d"):
+        properties.volume = readNumber(type: UInt8(ascii: "d")).flatMap(PlayerValueBounds.volume)
       default:
         return false
       }
@@ -211,4 +213,6 @@ struct PlayerProperties: Equatable {
   var position: Int64?
   /// `Rate`, within ``PlayerValueBounds/rateRange``.
   var rate: Double?
+  /// `Volume`, within ``PlayerValueBounds/volume(_:)``.
+  var volume: Double?
 }

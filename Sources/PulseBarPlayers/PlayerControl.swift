@@ -13,12 +13,13 @@ import PulseBarSystem
 /// newest connection. That is the daemon's choice whenever one player plays, which is when
 /// a click on a bar matters.
 package enum PlayerControl {
-  /// What `ctl` can ask a player to do.
+  /// What `ctl` can ask a player to do: the word on the command line.
   package enum Action: String, Sendable, CaseIterable {
     case playPause = "play-pause"
-    case play, pause, next, previous
+    case play, pause, next, previous, volume, seek, position
 
-    /// The `org.mpris.MediaPlayer2.Player` method.
+    /// The `org.mpris.MediaPlayer2.Player` method (`Volume` is a property, set through
+    /// `org.freedesktop.DBus.Properties.Set`).
     var member: String {
       switch self {
       case .playPause: "PlayPause"
@@ -26,6 +27,66 @@ package enum PlayerControl {
       case .pause: "Pause"
       case .next: "Next"
       case .previous: "Previous"
+      case .volume: "Volume"
+      case .seek: "Seek"
+      case .position: "SetPosition"
+      }
+    }
+
+    /// The operand's placeholder, for the actions that take one.
+    package var operand: String? {
+      switch self {
+      case .volume: "LEVEL"
+      case .seek: "SECONDS"
+      case .position: "TIME"
+      case .playPause, .play, .pause, .next, .previous: nil
+      }
+    }
+
+    /// One line of what it does, for `--help`, the man page and the completions.
+    package var help: String {
+      switch self {
+      case .playPause: "toggle playing and paused (a click)"
+      case .play: "play"
+      case .pause: "pause"
+      case .next: "the next track"
+      case .previous: "the previous track"
+      case .volume:
+        "set the volume (0.4 or 40%) or step it (+5%, -5%; a step stops at 0 and 100%)"
+      case .seek: "move by seconds, +10 or -10 (or -1:30)"
+      case .position: "go to a time in the track, 1:23 or 83"
+      }
+    }
+  }
+
+  /// An action with its operand read and bounded (``PlayerAdjustment``).
+  package enum Request: Sendable, Equatable {
+    /// A method with no arguments: play-pause, play, pause, next, previous.
+    case call(Action)
+    case volume(PlayerAdjustment.VolumeChange)
+    /// `Seek` by this many microseconds.
+    case seek(microseconds: Int64)
+    /// `SetPosition` to this many microseconds into the current track.
+    case position(microseconds: Int64)
+
+    /// `action` with `operand` (`nil` when the command line had none).
+    package init(_ action: Action, operand: String?) throws(PlayerAdjustment.Failure) {
+      guard let placeholder = action.operand else {
+        if let operand {
+          throw PlayerAdjustment.Failure(
+            description: "\(action.rawValue) takes no value, got '\(operand)'")
+        }
+        self = .call(action)
+        return
+      }
+      guard let operand else {
+        throw PlayerAdjustment.Failure(
+          description: "\(action.rawValue) needs \(placeholder): \(action.help)")
+      }
+      switch action {
+      case .volume: self = .volume(try PlayerAdjustment.volume(operand))
+      case .seek: self = .seek(microseconds: try PlayerAdjustment.seekOffset(operand))
+      default: self = .position(microseconds: try PlayerAdjustment.position(operand))
       }
     }
   }
@@ -35,12 +96,12 @@ package enum PlayerControl {
     package var description: String
   }
 
-  /// Calls `action` on `player` (a name after `org.mpris.MediaPlayer2.`, or its prefix before
-  /// `.instance…`), else on the active player. Returns the player's name.
+  /// Sends `request` to `player` (a name after `org.mpris.MediaPlayer2.`, or its prefix before
+  /// `.instance…`), else to the active player. Returns the player's name.
   /// `preference` leaves out the players `players.ignore` names (unless `player` names one)
   /// and ranks those that play by `players.prefer`.
   package static func perform(
-    _ action: Action, player: String?, preference: PlayerPreference = PlayerPreference()
+    _ request: Request, player: String?, preference: PlayerPreference = PlayerPreference()
   ) throws(Failure) -> String {
     let deadline = monotonicNanoseconds() + budgetNanoseconds
     let connection: BusConnection
@@ -51,10 +112,7 @@ package enum PlayerControl {
     }
     let chosen = try choose(player, on: connection, preference: preference, deadline: deadline)
     do {
-      let call = try connection.methodCall(
-        destination: chosen, path: PlayerSession.playerPath,
-        interface: PlayerSession.playerInterface, member: action.member)
-      _ = try connection.call(call, timeoutSeconds: secondsLeft(until: deadline))
+      try send(request, to: chosen, on: connection, deadline: deadline)
     } catch {
       throw Failure(description: "\(short(chosen)): \(error)")
     }
@@ -66,7 +124,7 @@ package enum PlayerControl {
 
   /// Seconds from now to `deadline` (monotonic nanoseconds), at least 50 ms: a call always
   /// gets a moment to be answered, and sd-bus never reads 0 as its 25 s default.
-  private static func secondsLeft(until deadline: UInt64) -> Double {
+  static func secondsLeft(until deadline: UInt64) -> Double {
     let now = monotonicNanoseconds()
     return max(0.05, Double(deadline > now ? deadline - now : 0) / 1e9)
   }

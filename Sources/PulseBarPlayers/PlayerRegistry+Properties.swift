@@ -10,6 +10,7 @@ extension PlayerRegistry {
     if let metadata = properties.metadata { update(busName, metadata: metadata) }
     if let position = properties.position { update(busName, position: position, at: time) }
     if let rate = properties.rate { update(busName, rate: rate, at: time) }
+    if let volume = properties.volume { update(busName, volume: volume) }
     if let status = properties.status { update(busName, status: status, at: time) }
   }
 }

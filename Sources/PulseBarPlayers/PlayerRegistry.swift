@@ -40,6 +40,8 @@ package struct PlayerRegistry: Sendable {
     package var loaded = false
     /// Its `DesktopEntry` (the root interface's), when it said.
     package var desktopEntry: String?
+    /// `Volume`, bounded (``PlayerValueBounds/volume(_:)``), when it said.
+    package var volume: Double?
   }
 
   /// The prefix every MPRIS bus name starts with.
@@ -143,6 +145,11 @@ package struct PlayerRegistry: Sendable {
     players[busName]?.position?.rateChanged(to: rate, at: time)
   }
 
+  /// `Volume` changed (already bounded).
+  package mutating func update(_ busName: String, volume: Double) {
+    players[busName]?.volume = volume
+  }
+
   /// `PlaybackStatus` changed (at `time`: the position stops or starts moving there).
   package mutating func update(_ busName: String, status: PlayerStatus, at time: Double = 0) {
     players[busName]?.position?.statusChanged(to: status, at: time)
@@ -183,7 +190,8 @@ package struct PlayerRegistry: Sendable {
       title: player.title, artist: player.artist, album: player.album, length: player.length,
       position: player.position?.microseconds, rate: player.position?.rate ?? 1,
       positionTime: player.position?.sampledAt ?? 0,
-      processID: player.owner.flatMap { processIDs[$0] }, desktopEntry: player.desktopEntry)
+      processID: player.owner.flatMap { processIDs[$0] }, desktopEntry: player.desktopEntry,
+      volume: player.volume)
   }
 }
 

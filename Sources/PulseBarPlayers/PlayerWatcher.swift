@@ -352,7 +352,7 @@ final class PlayerSession {
     guard !names.isEmpty, signal.readString() == Self.playerInterface else { return }
     let movesPosition = apply(properties: signal, to: names)
     let invalidated = signal.readStrings(limit: 64) ?? []
-    if invalidated.contains(where: ["PlaybackStatus", "Metadata", "Rate"].contains) {
+    if invalidated.contains(where: ["PlaybackStatus", "Metadata", "Rate", "Volume"].contains) {
       for name in names { requestProperties(of: name) }
     } else if movesPosition {
       for name in names { positions.ask(name, connection: connection, context: context) }

@@ -4,7 +4,8 @@
 Owns org.mpris.MediaPlayer2.<name> on the session bus (DBUS_SESSION_BUS_ADDRESS) and answers
 org.freedesktop.DBus.Properties and org.mpris.MediaPlayer2.Player on /org/mpris/MediaPlayer2,
 misbehaving as its options say. It prints one line per event on stdout ("ready", "released",
-"called PlayPause", "flood done N", "churn done N") so a test can follow it.
+"called PlayPause", "called Seek -10000000", "called SetPosition /org/pulsebar/track/1 83000000",
+"set Volume 0.45", "flood done N", "churn done N") so a test can follow it.
 
 With --commands it also obeys lines on stdin, as a real player follows its user: "status S"
 (Playing, Paused, Stopped: the --play child stops unless playing, as a player's stream does)
@@ -57,6 +58,9 @@ def parse():
     parser.add_argument("--churn-seconds", type=float, default=0)
     parser.add_argument("--position", type=int, default=None, help="Position, microseconds")
     parser.add_argument("--rate", type=float, default=None, help="Rate")
+    parser.add_argument("--volume", type=float, default=None, help="Volume (1 is 100 %%)")
+    parser.add_argument("--hang-set", action="store_true",
+                        help="answer Get and GetAll, never Set or a Player method")
     parser.add_argument("--seek-after", type=float, default=0,
                         help="seconds after start to emit Seeked(--seek-to)")
     parser.add_argument("--seek-to", type=int, default=0)
@@ -138,6 +142,8 @@ class Player(dbus.service.Object):
             values["Position"] = dbus.Int64(max(-(1 << 63), min((1 << 63) - 1, position)))
         if self.options.rate is not None:
             values["Rate"] = dbus.Double(self.options.rate)
+        if self.options.volume is not None:
+            values["Volume"] = dbus.Double(self.options.volume)
         return dbus.Dictionary(values, signature="sv")
 
     @dbus.service.signal(PLAYER, signature="x")
@@ -191,15 +197,39 @@ class Player(dbus.service.Object):
             return
         reply(self.properties().get(name, dbus.String("")))
 
+    @dbus.service.method(PROPERTIES, in_signature="ssv", out_signature="",
+                         async_callbacks=("reply", "error"))
+    def Set(self, interface, name, value, reply, error):
+        if self.options.hang or self.options.hang_set:
+            return
+        if interface != PLAYER or name != "Volume":
+            error(dbus.exceptions.DBusException(
+                "not writable", name="org.freedesktop.DBus.Error.PropertyReadOnly"))
+            return
+        self.options.volume = float(value)
+        say("set Volume %g" % self.options.volume)
+        reply()
+        self.PropertiesChanged(PLAYER, dbus.Dictionary(
+            {"Volume": dbus.Double(self.options.volume)}, signature="sv"),
+            dbus.Array([], signature="s"))
+
     @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
     def PropertiesChanged(self, interface, changed, invalidated):
         pass
 
     def control(self, member, reply):
-        if self.options.hang:
+        if self.options.hang or self.options.hang_set:
             return
         say("called " + member)
         reply()
+
+    @dbus.service.method(PLAYER, in_signature="x", async_callbacks=("reply", "error"))
+    def Seek(self, offset, reply, error):
+        self.control("Seek %d" % offset, reply)
+
+    @dbus.service.method(PLAYER, in_signature="ox", async_callbacks=("reply", "error"))
+    def SetPosition(self, track, position, reply, error):
+        self.control("SetPosition %s %d" % (track, position), reply)
 
     @dbus.service.method(PLAYER, async_callbacks=("reply", "error"))
     def PlayPause(self, reply, error):

@@ -21,6 +21,8 @@ import Testing
     case .progress: "██░"
     case .source: "sink.monitor"
     case .lyric: "La la la"
+    case .volume: "40%"
+    case .playerIcon: "◉"
     }
   }
 
@@ -96,7 +98,7 @@ import Testing
       throws: ConfigError(
         file: "f.conf", line: 3, column: 19,
         message:
-          "output.text: unknown field {titel}; expected {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {lyric}"
+          "output.text: unknown field {titel}; expected {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {lyric} {volume} {player_icon}"
       )
     ) {
       try ConfigParser.parse("[output]\n\n  text =  {bars} {titel}\n", file: "f.conf")

@@ -85,6 +85,13 @@ import Testing
     #expect(try Self.bashCompletions(["pulsebar", "help", "che"]) == ["check-config"])
     #expect(try Self.bashCompletions(["pulsebar", "-V"]) == ["-V"])
     #expect(try Self.bashCompletions(["pulsebar", "run", "--ver"]) == ["--verbose"])
+    // ctl's actions as its first operand, its options after.
+    #expect(try Self.bashCompletions(["pulsebar", "ctl", "vo"]) == ["volume"])
+    #expect(
+      try Self.bashCompletions(["pulsebar", "ctl", "p"]) == [
+        "play-pause", "play", "pause", "previous", "position",
+      ])
+    #expect(try Self.bashCompletions(["pulsebar", "ctl", "seek", "--p"]) == ["--player"])
     // A file name for --config.
     let files = try Self.bashCompletions(["pulsebar", "--config", PackageRoot.path + "/Package.sw"])
     #expect(files == [PackageRoot.path + "/Package.swift"])
@@ -115,5 +122,7 @@ import Testing
     #expect(try complete("pulsebar listen --s") == ["--socket"])
     #expect(try complete("pulsebar --format ").sorted() == ["json", "raw", "text", "waybar"])
     #expect(try complete("pulsebar li") == ["listen"])
+    #expect(try complete("pulsebar ctl se") == ["seek"])
+    #expect(try complete("pulsebar ctl volume se").isEmpty, "one action per line")
   }
 }

@@ -105,7 +105,7 @@ struct I3blocksTests {
 
   /// `output.hide_when`: i3blocks 1.4 ignores an empty line, so the block stayed; listen writes
   /// a lone NUL there instead (i3blocks sets BLOCK_NAME), and the block leaves the status line.
-  /// The blocks on either side stay.
+  /// The blocks on either side stay, the snippet's click block too.
   @Test func hideWhenHidesTheBlock() throws {
     guard access("/usr/bin/i3blocks", X_OK) == 0 else {
       Issue.record("i3blocks is not installed (apt-get install i3blocks)")
@@ -144,7 +144,7 @@ struct I3blocksTests {
     try #require(shown != nil, "the block never showed")
     let hidden = bar.process.waitForLine(timeout: 15) { line in
       names = blockNames(line)
-      return names == ["left", "right"]
+      return names == ["left", "pulsebar-ctl", "right"]
     }
     #expect(hidden != nil, "the block never left the line: names \(names)")
   }

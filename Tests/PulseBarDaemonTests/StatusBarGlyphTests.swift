@@ -41,9 +41,9 @@ import Testing
       monospace: true),
   ]
 
-  /// Every default glyph list, the bubble padding, the offline text, and every scalar of every
-  /// line the text, waybar (plain and Pango) and json formats and the offline frames produce
-  /// through a scripted run (stopped, playing with bubbles, morphing, corked, disconnected):
+  /// Every default glyph list, the bubble padding, the offline text, the default player icon,
+  /// and every scalar of every line the text, waybar (plain and Pango) and json formats and the
+  /// offline frames produce through a scripted run (stopped, playing with bubbles, morphing, corked, disconnected):
   /// in the font (or its family's fallback), and in a monospace font one cell wide (the advance
   /// of `0`: Noto Sans Mono draws ▶ and ⊘ two cells wide).
   @Test(arguments: fonts)
@@ -82,6 +82,8 @@ import Testing
       scalars.formUnion(glyph.unicodeScalars)
     }
     scalars.formUnion(defaults.offlineText.unicodeScalars)
+    // `{player_icon}` of a player `players.icons` does not name.
+    scalars.formUnion(defaults.playerIcons.fallback.unicodeScalars)
     scalars.formUnion("\(FrameRenderer.bubblePadding)".unicodeScalars)
     scalars.formUnion("\(TextCells.padding)\(TextCells.ellipsis)".unicodeScalars)
     for format in [OutputFormat.text, .waybar, .json] {

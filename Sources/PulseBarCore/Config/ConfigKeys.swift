@@ -90,7 +90,7 @@ package enum ConfigKeys {
       "what `pulsebar listen` shows while the daemon is away (every format with text)"),
     .template(
       "output", "text", \.text,
-      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {lyric}; {title:20} is 20 cells, {title:20:scroll} scrolls a longer title; a line whose fields lost their values is padded to the widest since the track changed"
+      "the text line (and waybar's text): {glyph} {bars} {bubbles} {state} {player} {title} {artist} {album} {position} {length} {progress} {source} {lyric} {volume} {player_icon}; {title:20} is 20 cells, {title:20:scroll} scrolls a longer title; a line whose fields lost their values is padded to the widest since the track changed"
     ),
     .template(
       "output", "text_playing", \.textPlaying, "the text line while playing; empty means text"),
@@ -133,6 +133,8 @@ package enum ConfigKeys {
     .names(
       "players", "prefer", \.players.prefer,
       "players picked first when several play, best first"),
+    PlayerIcons.iconsSetting,
+    PlayerIcons.fallbackSetting,
     .text(
       "lyrics", "directory", \.lyricsDirectory,
       "where Artist - Title.lrc files are looked for when the track has no .lrc beside it (then the player's xesam:asText); empty means nowhere, ~ is home"

@@ -98,6 +98,8 @@ package struct Configuration: Sendable, Equatable {
   // MARK: [players]
   /// MPRIS players ignored and preferred (``PlayerPreference``).
   package var players = PlayerPreference()
+  /// What `{player_icon}` shows for each player (``PlayerIcons``).
+  package var playerIcons = PlayerIcons()
 
   // MARK: [lyrics]
   /// Where `Artist - Title.lrc` files are looked for after the one beside the track; empty

@@ -11,6 +11,7 @@
 /// | `Position`, `Seeked` | 0 … ``maximumPositionMicroseconds`` (a year) | negative: left out; larger: the maximum |
 /// | `Rate` | ``rateRange`` (1/64 … 64) | not finite or ≤ 0: 1 (normal speed); else the nearest end |
 /// | `mpris:length` | a positive whole number of µs up to ``maximumLengthSeconds`` (a week) | left out |
+/// | `Volume` | 0 … ``maximumVolume`` (1 is 100 %) | not finite: left out; negative: 0 (as the spec says); larger: the maximum |
 package enum PlayerValueBounds {
   /// The furthest position believed: a year, in microseconds. A live stream has no length and
   /// its position grows for as long as it plays; a year of it still fits every clock field
@@ -24,6 +25,17 @@ package enum PlayerValueBounds {
   /// wide enough for any real one and keeps the position's wake-ups finite (``PlaybackPosition``
   /// divides by the rate).
   package static let rateRange: ClosedRange<Double> = (1.0 / 64)...64
+
+  /// The loudest `Volume` believed: 10 (1000 %). The spec lets a player go past 1 (mpv
+  /// amplifies to 1.3 by default, PulseAudio to 1.53); `{volume}` shows at most `1000%`.
+  package static let maximumVolume: Double = 10
+
+  /// A `Volume`: `nil` when not finite, 0 when negative (the spec says to read it so), else
+  /// at most ``maximumVolume``.
+  package static func volume(_ volume: Double) -> Double? {
+    guard volume.isFinite else { return nil }
+    return min(max(volume, 0), maximumVolume)
+  }
 
   /// A `Position` or `Seeked` value: `nil` when negative (the spec has none, and a player that
   /// sends one is not believed), else at most ``maximumPositionMicroseconds``.

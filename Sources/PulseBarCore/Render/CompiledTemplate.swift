@@ -71,7 +71,7 @@ extension Template.Field {
   /// frame.
   var isTrackField: Bool {
     switch self {
-    case .player, .title, .artist, .album, .length, .source: true
+    case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon: true
     case .glyph, .bars, .bubbles, .state, .position, .progress, .lyric: false
     }
   }

@@ -21,6 +21,10 @@ package struct Template: Sendable, Equatable {
   package enum Field: String, Sendable, CaseIterable {
     case glyph, bars, bubbles, state, player, title, artist, album, position, length, progress,
       source, lyric
+    /// The player's `Volume` as a percentage, `40%`.
+    case volume
+    /// `players.icons`' icon for the player (``PlayerIcons``).
+    case playerIcon = "player_icon"
   }
 
   /// One field with its width and the brackets that hug it.

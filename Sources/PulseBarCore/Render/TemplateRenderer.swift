@@ -25,6 +25,8 @@ struct TemplateRenderer {
 
   /// How scrolling fields move (`output.scroll_*`).
   private let scrollStyle: ScrollStyle
+  /// `{player_icon}`'s icons.
+  private let playerIcons: PlayerIcons
 
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
@@ -39,6 +41,7 @@ struct TemplateRenderer {
     bubbleSlots = max(0, configuration.bubbleMax)
     lyricLines = LyricLines(
       widths: Array(Set(templates.flatMap { $0.widths(of: .lyric) })), dialect: dialect.values)
+    playerIcons = configuration.playerIcons
   }
 
   /// True when template `index` shows a field drawn per frame other than the state (glyph,
@@ -76,6 +79,8 @@ struct TemplateRenderer {
           case .album: nowPlaying?.album
           case .length: nowPlaying?.length.map(Self.clockText)
           case .source: connected ? source : "audio server unreachable"
+          case .volume: nowPlaying?.volume.map(Self.percentText)
+          case .playerIcon: nowPlaying.map { playerIcons.icon(for: $0.player) }
           default: nil
           }
         var line = ByteLine()
@@ -85,11 +90,13 @@ struct TemplateRenderer {
             item, value: UntrustedText.sanitized(value ?? ""), style: scrollStyle,
             dialect: dialect.values)
         }
-        if width > 0 {
-          let fitted = TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width)
-          UntrustedText.append(fitted, as: dialect.values, to: &line)
-        } else if let value {
-          UntrustedText.append(value, as: dialect.values, to: &line)
+        let text =
+          width > 0 ? TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width) : value
+        // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
+        if template.fields[item] == .volume, let text {
+          line.append(Array(text.utf8))
+        } else if let text {
+          UntrustedText.append(text, as: dialect.values, to: &line)
         }
         template.values[item] = line
       }
@@ -100,6 +107,11 @@ struct TemplateRenderer {
   /// The monotonic time after `clock` at which a scrolling field next moves, while playing.
   func nextScrollStep(after clock: Double) -> Double? {
     templates.lazy.compactMap { $0.nextScrollStep(after: clock) }.min()
+  }
+
+  /// A `Volume` (bounded: ``PlayerValueBounds/volume(_:)``) as a whole percentage.
+  static func percentText(_ volume: Double) -> String {
+    "\(Int((min(max(volume, 0), PlayerValueBounds.maximumVolume) * 100).rounded()))%"
   }
 
   private static func clockText(_ seconds: Double) -> String {
@@ -146,7 +158,7 @@ struct TemplateRenderer {
       case .position: appendPosition(seconds, width: width, into: &out)
       case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
       case .lyric: lyricLines.append(lyricLines.line(at: seconds), width: width, into: &out)
-      case .player, .title, .artist, .album, .length, .source:
+      case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon:
         if let marquee = template.marquees[item] {
           marquee.append(into: &out)
         } else {
@@ -172,7 +184,7 @@ struct TemplateRenderer {
     case .position: seconds != nil
     case .progress: seconds != nil && (position?.length ?? 0) > 0
     case .lyric: lyricLines.line(at: seconds) != nil
-    case .player, .title, .artist, .album, .length, .source: value.count > 0
+    case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon: value.count > 0
     }
   }
 }

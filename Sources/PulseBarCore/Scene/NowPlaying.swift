@@ -36,14 +36,17 @@ package struct NowPlaying: Sendable, Equatable {
   package var desktopEntry: String?
   /// The track's synced lyric, when one was found (read on the players' thread).
   package var lyric: SyncedLyric?
+  /// MPRIS `Volume` (1 is 100 %), within ``PlayerValueBounds/volume(_:)``, when it says.
+  package var volume: Double?
 
   package init(
     player: String, status: PlayerStatus, title: String? = nil, artist: String? = nil,
     album: String? = nil, length: Double? = nil, position: Int64? = nil, rate: Double = 1,
     positionTime: Double = 0, processID: Int32? = nil, desktopEntry: String? = nil,
-    lyric: SyncedLyric? = nil
+    lyric: SyncedLyric? = nil, volume: Double? = nil
   ) {
     self.lyric = lyric
+    self.volume = volume
     self.processID = processID
     self.desktopEntry = desktopEntry
     self.player = player

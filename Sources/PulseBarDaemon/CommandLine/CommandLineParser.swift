@@ -43,13 +43,17 @@ package enum CommandLineParser {
     return .run(try parse(words, into: RunOptions(), RunOptions.table, command: "run"))
   }
 
-  /// `ctl ACTION [--player NAME]`: the one operand is the action, the rest go through the table.
+  /// `ctl ACTION [VALUE] [--player NAME]`: the first operand is the action, the word after an
+  /// action that takes a value is its value (even `-10` or `-5%`; not a `--` option), the rest
+  /// go through the table.
   private static func parseControl(_ words: ArraySlice<String>) throws(UsageError)
     -> ControlOptions
   {
     var action: PlayerControl.Action?
+    var operand: String?
     var options: [String] = []
     var remaining = words
+    let actions = ControlCommand.actionNames.joined(separator: ", ")
     while let word = remaining.popFirst() {
       if word.hasPrefix("-") {
         options.append(word)
@@ -59,17 +63,22 @@ package enum CommandLineParser {
         }
       } else if action == nil, let parsed = PlayerControl.Action(rawValue: word) {
         action = parsed
+        if parsed.operand != nil, let next = remaining.first, !next.hasPrefix("--") {
+          operand = remaining.removeFirst()
+        }
       } else {
-        let actions = ControlCommand.actionNames.joined(separator: ", ")
         throw UsageError("ctl: unexpected '\(word)' (actions: \(actions))")
       }
     }
-    guard let action else {
-      let actions = ControlCommand.actionNames.joined(separator: ", ")
-      throw UsageError("ctl needs an action: \(actions)")
+    guard let action else { throw UsageError("ctl needs an action: \(actions)") }
+    let request: PlayerControl.Request
+    do {
+      request = try PlayerControl.Request(action, operand: operand)
+    } catch {
+      throw UsageError("ctl: \(error)")
     }
     return try parse(
-      options[...], into: ControlOptions(action: action), ControlOptions.table, command: "ctl")
+      options[...], into: ControlOptions(request: request), ControlOptions.table, command: "ctl")
   }
 
   /// `help` or `help COMMAND`.

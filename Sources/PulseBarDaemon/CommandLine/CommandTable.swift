@@ -1,4 +1,5 @@
 import PulseBarCore
+import PulseBarPlayers
 
 /// pulsebar's option table: every command, every option with its value placeholder, default
 /// and one line of help. The parser (``CommandLineParser``), `--help` (``HelpText``), the man
@@ -27,16 +28,22 @@ package enum CommandTable {
       summary: "print each bar's lower and upper cutoff in Hz",
       options: BandsOptions.table.map(\.spec)),
     CommandSpec(
-      name: "ctl", operands: "ACTION [OPTION]...",
+      name: "ctl", operands: "ACTION [VALUE] [OPTION]...",
       summary:
-        "control the active MPRIS player; ACTION: \(ControlCommand.actionNames.joined(separator: ", "))",
-      options: ControlOptions.table.map(\.spec)),
+        "control the active MPRIS player; ACTION: \(ControlCommand.actionNames.joined(separator: ", ")) (within 1.2 s, whatever the players do)",
+      options: ControlOptions.table.map(\.spec),
+      actions: PlayerControl.Action.allCases.map {
+        ActionSpec(name: $0.rawValue, operand: $0.operand, help: $0.help)
+      }),
     CommandSpec(
       name: "status", operands: "[OPTION]...",
       summary:
         "ask the running daemon what it records and why, its players, clients, frame rate and CPU",
       options: StatusOptions.table.map(\.spec)),
   ]
+
+  /// The commands that take an action as their first operand (`ctl`).
+  static var commandsWithActions: [CommandSpec] { commands.filter { !$0.actions.isEmpty } }
 
   /// Options every command takes, and the first word may be.
   package static let general = [helpOption, versionOption]
@@ -109,6 +116,8 @@ package enum CommandTable {
     ("pulsebar bands --bars 8", "each bar's lower and upper cutoff in Hz"),
     ("pulsebar check-config", "check ~/.config/pulsebar/config"),
     ("pulsebar ctl play-pause", "toggle the active player (a bar module's click)"),
+    ("pulsebar ctl volume +5%", "the active player 5 % louder (a scroll up on the module)"),
+    ("pulsebar ctl seek -10 --player mpv", "mpv 10 seconds back"),
     ("pulsebar status", "what the running daemon records, for which bars (first aid)"),
   ]
 }

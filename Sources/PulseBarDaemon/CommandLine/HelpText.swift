@@ -12,6 +12,9 @@ package enum HelpText {
     let helpCommand = CommandSpec(
       name: "help", operands: "[COMMAND]", summary: "this help, or one command's", options: [])
     text += table((CommandTable.commands + [helpCommand]).map { ($0.name, $0.summary) })
+    for command in CommandTable.commands where !command.actions.isEmpty {
+      text += "\nActions of \(command.name):\n" + actionLines(command.actions)
+    }
     for command in CommandTable.commands where !command.options.isEmpty {
       text += "\nOptions of \(command.name):\n" + optionLines(command.options)
     }
@@ -29,7 +32,9 @@ package enum HelpText {
 
   /// `pulsebar COMMAND --help`, `pulsebar help COMMAND`.
   package static func command(_ command: CommandSpec) -> String {
-    var text = "usage: \(command.usage)\n\(command.summary)\n\nOptions:\n"
+    var text = "usage: \(command.usage)\n\(command.summary)\n"
+    if !command.actions.isEmpty { text += "\nActions:\n" + actionLines(command.actions) }
+    text += "\nOptions:\n"
     text += optionLines(command.options + [CommandTable.helpOption])
     text += "\nFiles, exit statuses and examples: pulsebar --help, or man pulsebar.\n"
     return text
@@ -48,6 +53,11 @@ package enum HelpText {
       options.map { option in
         (option.signature, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
       })
+  }
+
+  /// One line per action: its name, its value's placeholder and its help.
+  static func actionLines(_ actions: [ActionSpec]) -> String {
+    table(actions.map { ($0.signature, $0.help) })
   }
 
   /// Two columns, the second aligned after the longest first.

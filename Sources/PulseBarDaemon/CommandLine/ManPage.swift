@@ -36,7 +36,7 @@ package enum ManPage {
     page += ".TP\n.B help\nthis help, or one command's (\\fBhelp\\fR \\fICOMMAND\\fR).\n"
     page += ".SH OPTIONS\n"
     for command in CommandTable.commands where !command.options.isEmpty {
-      page += ".SS \"\(command.name)\"\n" + options(command.options)
+      page += actions(of: command) + ".SS \"\(command.name)\"\n" + options(command.options)
     }
     page += ".SS \"every command\"\n" + options(CommandTable.general)
     page += """
@@ -69,6 +69,17 @@ package enum ManPage {
     -> String
   {
     entries.map { ".TP\n.\(font) \(escape($0.term))\n\(escape($0.text)).\n" }.joined()
+  }
+
+  /// A subsection of `command`'s actions, one `.TP` paragraph each (none without actions).
+  private static func actions(of command: CommandSpec) -> String {
+    guard !command.actions.isEmpty else { return "" }
+    var text = ".SS \"\(command.name) ACTION\"\n"
+    for action in command.actions {
+      let value = action.operand.map { " \\fI\(escape($0))\\fR" } ?? ""
+      text += ".TP\n\\fB\(escape(action.name))\\fR\(value)\n\(escape(action.help)).\n"
+    }
+    return text
   }
 
   /// One `.TP` paragraph per option: its signature, its help, its default and config key.

@@ -101,9 +101,27 @@ package struct CommandSpec: Sendable, Equatable {
   package var options: [OptionSpec]
   /// `run` is what `pulsebar` with no command does: its usage line shows `[run]`.
   package var isDefault = false
+  /// The words its first operand may be (`ctl`'s actions), each with its value's placeholder
+  /// and one line of help; the shells complete them.
+  package var actions: [ActionSpec] = []
+
+  /// The actions' names, separated by spaces (for the shells).
+  package var actionWords: String { actions.map(\.name).joined(separator: " ") }
 
   /// `pulsebar [run] [OPTION]...`.
   package var usage: String {
     "pulsebar " + (isDefault ? "[\(name)]" : name) + (operands.isEmpty ? "" : " " + operands)
   }
+}
+
+/// One word a command takes as its first operand (`pulsebar ctl volume LEVEL`).
+package struct ActionSpec: Sendable, Equatable {
+  package var name: String
+  /// The value that follows it (`LEVEL`), if it takes one.
+  package var operand: String?
+  /// One line of what it does, lower case, no final period.
+  package var help: String
+
+  /// `volume LEVEL`.
+  package var signature: String { name + (operand.map { " \($0)" } ?? "") }
 }

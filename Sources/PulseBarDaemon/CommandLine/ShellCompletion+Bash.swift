@@ -44,6 +44,7 @@ extension ShellCompletion {
                       COMPREPLY=($(compgen -f -- "$cur"))
                       return
                   fi ;;
+      \(CommandTable.commandsWithActions.map(\.bashActionCase).joined())
           esac
           case $command in
 
@@ -80,5 +81,13 @@ extension ShellCompletion {
     // An optional value: a word starting with '-' is the next option instead.
     case .optional: return "\(pattern) [[ $cur == -* ]] || { \(reply); } ;;"
     }
+  }
+}
+
+extension CommandSpec {
+  /// The bash `case` line completing the command's action, its first operand.
+  fileprivate var bashActionCase: String {
+    "        \(name)) ((COMP_CWORD == 2)) && [[ $cur != -* ]] && "
+      + "{ COMPREPLY=($(compgen -W \"\(actionWords)\" -- \"$cur\")); return; } ;;\n"
   }
 }

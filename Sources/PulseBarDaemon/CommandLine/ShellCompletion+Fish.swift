@@ -27,6 +27,12 @@ extension ShellCompletion {
         script += "complete -c pulsebar \(condition) \(fishFlags(option))\n"
       }
       if command.operands == "[FILE]" { script += "complete -c pulsebar \(condition) -F\n" }
+      // Its actions, until one is on the line.
+      let noAction = "\(condition.dropLast()); and not __fish_seen_subcommand_from"
+      for action in command.actions {
+        script += "complete -c pulsebar \(noAction) \(command.actionWords)' -a \(action.name) "
+        script += "-d \(fishQuoted(action.help))\n"
+      }
     }
     script += "# help\n"
     script += "complete -c pulsebar -n '__fish_seen_subcommand_from help' -a "

@@ -40,6 +40,7 @@ extension ShellCompletion {
     for command in CommandTable.commands {
       var specs = options(of: command).map { zshSpec($0) }
       if command.operands == "[FILE]" { specs.append("'1::FILE:_files'") }
+      if !command.actions.isEmpty { specs.append("'1:ACTION:(\(command.actionWords))'") }
       script += "    (\(command.name))\n      _arguments -s $first \\\n"
       script += specs.map { "        " + $0 }.joined(separator: " \\\n") + "\n      ;;\n"
     }

@@ -4,17 +4,24 @@ import PulseBarSystem
 
 /// Options of `pulsebar ctl`.
 package struct ControlOptions: Equatable {
-  package var action: PlayerControl.Action
+  /// The action with its operand, read and bounded.
+  package var request: PlayerControl.Request
   /// `--player NAME`: that player rather than the active one.
   package var player: String?
 
-  package init(action: PlayerControl.Action = .playPause, player: String? = nil) {
-    self.action = action
+  package init(request: PlayerControl.Request = .call(.playPause), player: String? = nil) {
+    self.request = request
     self.player = player
+  }
+
+  /// An action without an operand.
+  package init(action: PlayerControl.Action, player: String? = nil) {
+    self.init(request: .call(action), player: player)
   }
 }
 
-/// `pulsebar ctl ACTION [--player NAME]` (ACTION: play-pause, play, pause, next, previous):
+/// `pulsebar ctl ACTION [VALUE] [--player NAME]` (ACTION: play-pause, play, pause, next,
+/// previous, volume LEVEL, seek SECONDS, position TIME):
 /// controls the active MPRIS player; parsed from the option table like every command. Exit 0 when the player took the call; 1 and one line when there is none (or no
 /// session bus).
 package enum ControlCommand {
@@ -31,7 +38,7 @@ package enum ControlCommand {
       Console.error("pulsebar ctl: \(error); players.ignore and players.prefer are not applied\n")
     }
     do {
-      _ = try PlayerControl.perform(options.action, player: options.player, preference: preference)
+      _ = try PlayerControl.perform(options.request, player: options.player, preference: preference)
       return 0
     } catch {
       Console.error("pulsebar: \(error)\n")
