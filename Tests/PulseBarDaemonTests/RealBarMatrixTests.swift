@@ -85,7 +85,8 @@ struct RealBarMatrixTests {
     world.player("status Stopped")
     #expect(world.waitForState("stopped"), "never stopped")
     try run.measure("stopped", settle: 1)
-    try run.waitHidden(timeout: 30)
+    // hide_after is 6 s of frames; under the whole parallel suite i3blocks and swaybar lag far behind.
+    try run.waitHidden(timeout: 60)
     world.player("status Playing")
     #expect(world.waitForState("playing"), "never played again")
     try run.measure("shown")
