@@ -8,7 +8,7 @@ import PulseBarSystem
 /// boundary (``BusMessage``) with it.
 ///
 /// The bytes are a program (``build(_:into:)``) that appends `a{sv}` entries of any key with
-/// values of every type MPRIS players send and of the wrong ones: strings up to 1 MB, artist
+/// values of every type MPRIS players send and of the wrong ones: strings up to 64 KB, artist
 /// lists up to 100,000 names, nested dictionaries, lengths of every integer and float type,
 /// variants nested in variants. The message is built on a real sd-bus connection (one end of
 /// a socket pair, started anonymously: sd-bus makes messages only on a running bus), sealed,
@@ -130,7 +130,7 @@ private struct Program {
   /// bytes, repeated from the input; control bytes and invalid UTF-8 included (sd-bus
   /// refuses invalid UTF-8 and NUL, as a bus does).
   mutating func text() -> String {
-    let length = Int(next() ?? 0) * (1 << Int((next() ?? 0) % 13))
+    let length = Int(next() ?? 0) * (1 << Int((next() ?? 0) % 9))
     // The input's bytes from here (NUL made a space), then `x` up to the length.
     var text = [UInt8](repeating: UInt8(ascii: "x"), count: length)
     let available = min(length, bytes.count - offset)
