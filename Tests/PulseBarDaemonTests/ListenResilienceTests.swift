@@ -112,6 +112,7 @@ import Testing
       let listen = try Self.listen(["--format", "text"], directory: directory, socket: path)
       var connections = 0
       var sent = 0
+      var baseline = 0
       let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 65536)
       let deadline = ChildProcess.now() + 10
       while connections < 3 && ChildProcess.now() < deadline {
@@ -120,6 +121,10 @@ import Testing
           continue
         }
         connections += 1
+        if connections == 1 {
+          usleep(300_000)
+          baseline = try Self.residentKilobytes(of: listen.pid)
+        }
         // Send until listen hangs up (EPIPE), at most 8 MiB.
         var open = true
         while open && sent < connections * (8 << 20) {
@@ -136,13 +141,22 @@ import Testing
         #expect(!open, "listen kept reading an endless line (\(sent) bytes)")
       }
       #expect(connections == 3, "listen connected \(connections) times")
-      let status = try readTextFile("/proc/\(listen.pid)/status")
-      let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-      print("listen after \(sent) bytes of one line: \(rss ?? "?")")
+      // The budget: whatever the socket sends, at most 1 MB above listen's normal resident size.
+      let resident = try Self.residentKilobytes(of: listen.pid)
+      print(
+        "listen after \(sent) bytes of one line: \(resident) kB resident, \(baseline) kB before")
+      #expect(resident - baseline <= 1024, "\(resident) kB after, \(baseline) kB before")
       #expect(listen.isRunning)
       listen.send(SIGTERM)
       #expect(try listen.waitForExit(timeout: 5) == 0)
       #expect(listen.standardError.contains("a line longer than 65536 bytes"))
     }
+  }
+
+  /// `VmRSS` of `pid`, kB.
+  static func residentKilobytes(of pid: pid_t) throws -> Int {
+    let status = try readTextFile("/proc/\(pid)/status")
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
   }
 }
