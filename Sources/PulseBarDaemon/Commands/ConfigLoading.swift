@@ -35,71 +35,25 @@ package enum ConfigLoading {
   /// over ``maximumBytes`` or one that is not UTF-8 is refused too, the latter with the line
   /// and column of its first bad byte.
   package static func readFile(_ path: String, required: Bool) throws(ConfigError) -> String? {
-    let descriptor: FileDescriptor
+    let bytes: [UInt8]
     do {
-      descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+      bytes = try RegularFile.read(path, maximumBytes: maximumBytes)
     } catch {
-      if error == .noSuchFile && !required { return nil }
-      // A Unix socket cannot be opened (ENXIO).
-      if error.rawValue == ENXIO { throw fileError(path, "not a regular file (a socket)") }
-      throw fileError(path, error.description)
+      switch error {
+      case .missing where !required: return nil
+      case .missing: throw fileError(path, Errno.noSuchFile.description)
+      case .tooLarge: throw fileError(path, "larger than 1 MiB; not a config file")
+      default: throw fileError(path, error.description)
+      }
     }
-    defer { descriptor.closeQuietly() }
-    var status = stat()
-    guard fstat(descriptor.rawValue, &status) == 0 else {
-      throw fileError(path, Errno.current.description)
-    }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      throw fileError(path, "not a regular file (\(kind(status.st_mode)))")
-    }
-    guard status.st_size <= maximumBytes else { throw tooLarge(path) }
-    let bytes = try readAll(descriptor, path: path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw notUTF8(bytes, path: path)
     }
     return text
   }
 
-  /// Everything `descriptor` holds, up to ``maximumBytes`` (a file that grows past it while
-  /// being read is refused).
-  private static func readAll(_ descriptor: FileDescriptor, path: String) throws(ConfigError)
-    -> [UInt8]
-  {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while true {
-      let result = chunk.withUnsafeMutableBytes { buffer in
-        Result { () throws(Errno) in try descriptor.read(into: buffer) }
-      }
-      let count: Int
-      switch result {
-      case .success(let read): count = read
-      case .failure(let error): throw fileError(path, error.description)
-      }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[..<count])
-      if bytes.count > maximumBytes { throw tooLarge(path) }
-    }
-  }
-
   private static func fileError(_ path: String, _ message: String) -> ConfigError {
     ConfigError(file: path, line: 0, message: message)
-  }
-
-  private static func tooLarge(_ path: String) -> ConfigError {
-    fileError(path, "larger than 1 MiB; not a config file")
-  }
-
-  /// What a file type is, for the error that refuses it.
-  private static func kind(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFIFO: "a FIFO"
-    case S_IFDIR: "a directory"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    case S_IFSOCK: "a socket"
-    default: "not a file"
-    }
   }
 
   /// The error for `bytes` that are not UTF-8: the line and column of the first bad byte, and
