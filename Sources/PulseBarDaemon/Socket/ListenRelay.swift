@@ -4,7 +4,8 @@ import PulseBarCore
 /// out in one write, a line the read cut short waits for its end, and the newest line that
 /// shows something is kept aside for the offline line's width. Per line that is a scan for
 /// the newline and a copy: nothing is parsed and nothing allocated (the width is measured
-/// once, when the daemon has gone, from ``shownLine``).
+/// once, when the daemon has gone, from ``shownLine``), but for a line over i3blocks' bytes,
+/// which is rebuilt (``BoundedLine``).
 ///
 /// Each byte is scanned for a newline once, whatever the reads cut, and a line may be at most
 /// ``maximumLine`` bytes: a longer one is ``Received/overlong`` (the listener drops the
