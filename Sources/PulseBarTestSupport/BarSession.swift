@@ -2,7 +2,7 @@ import Glibc
 
 /// What the real-bar tests share: a directory for one bar's session (its runtime directory,
 /// configs and logs), owned by the user the bar runs as, and a fontconfig file that makes
-/// `monospace` one family.
+/// `monospace` one family (and installs the shipped CJK rules, ``cjkFontRules``).
 ///
 /// sway refuses to run as root, so when the tests run as root the bar's processes run as an
 /// unprivileged user, `pulsebar-bars` (created with `useradd` the first time), through
@@ -10,6 +10,11 @@ import Glibc
 package final class BarSession {
   /// The user a bar runs as when the tests run as root.
   package static let userName = "pulsebar-bars"
+  /// The shipped fontconfig file that draws CJK at two cells where a bar asks for the
+  /// `pulsebar` family (docs/WIDTHS.md); every session installs it, as a user would.
+  package static let cjkFontRules =
+    String(#filePath.dropLast("Sources/PulseBarTestSupport/BarSession.swift".count))
+    + "config/examples/fontconfig-cjk.conf"
   /// The session's directory: `XDG_RUNTIME_DIR`, `HOME`, configs and logs.
   package let directory: String
   /// `setpriv …` in front of a command that runs as the bar's user; empty when not root.
@@ -43,6 +48,7 @@ package final class BarSession {
           <prefer><family>\(family)</family></prefer>
         </alias>
         <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+        <include ignore_missing="no">\(Self.cjkFontRules)</include>
         <cachedir>\(directory)/fontconfig-cache</cachedir>
       </fontconfig>
       """)

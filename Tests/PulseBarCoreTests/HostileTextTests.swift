@@ -96,6 +96,36 @@ import Testing
     #expect(UntrustedText.escaped("\"a\"\n\u{9B}\u{202E}", as: .json) == #"\"a\"\n\u009b\u202e"#)
   }
 
+  /// polybar draws each member of an emoji ZWJ sequence (the family 50 px wider than the 2
+  /// cells counted): a text line holds the first emoji only (and its VS16), Pango keeps it.
+  @Test func joinedEmojiAreTheirFirstEmojiInATextLine() {
+    let family = "👩\u{200D}👩\u{200D}👧\u{200D}👦"
+    let rainbow = "🏳\u{FE0F}\u{200D}🌈"
+    let coder = "👩🏽\u{200D}💻"
+    #expect(UntrustedText.escaped(family + " Family", as: .textLine) == "👩 Family")
+    #expect(UntrustedText.escaped("a" + rainbow + "b", as: .textLine) == "a🏳\u{FE0F}b")
+    #expect(UntrustedText.escaped(coder, as: .textLine) == "👩")
+    #expect(UntrustedText.escaped(family, as: .pango) == family)
+    #expect(UntrustedText.escaped(family, as: .json) == family)
+    // A joiner in a script's conjunct is no emoji sequence: kept.
+    let conjunct = "क्\u{200D}ष"
+    #expect(UntrustedText.escaped(conjunct, as: .textLine) == conjunct)
+    for text in [family, rainbow, coder, "🎵" + family + "x"] {
+      let escaped = UntrustedText.escaped(text, as: .textLine)
+      #expect(!escaped.unicodeScalars.contains("\u{200D}"), "\(text.debugDescription)")
+      #expect(TextCells.width(of: escaped) == TextCells.width(of: text), "\(escaped)")
+    }
+    // In a template field, fitted then escaped: the line keeps its counted width.
+    let title = family + " Family"
+    let line = RenderTests.line(
+      .text, bars: [0.5], nowPlaying: .init(player: "p", status: .playing, title: title)
+    ) {
+      $0.text = "[{title:12}]"
+      $0.markup = .polybar
+    }
+    #expect(line == "[👩 Family\u{2007}\u{2007}\u{2007}]\n", "\(line.debugDescription)")
+  }
+
   @Test func valuesAreCutOnACharacterBoundary() {
     let accented = String(repeating: "a", count: 999) + "e\u{301}z"
     #expect(UntrustedText.capped(accented) == String(repeating: "a", count: 999))

@@ -10,9 +10,11 @@ import Testing
   /// Feeds `chunks` one read each; returns the writes and the relay.
   private static func relay(
     _ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64,
-    emptyLine: [UInt8]? = nil
+    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil
   ) -> (writes: [String], relay: ListenRelay, refused: String?) {
-    var relay = ListenRelay(keepingShownLinesOf: format, capacity: capacity, emptyLine: emptyLine)
+    var relay = ListenRelay(
+      keepingShownLinesOf: format, capacity: capacity, emptyLine: emptyLine,
+      maximumLineBytes: maximumLineBytes)
     var writes: [String] = []
     for chunk in chunks {
       var bytes = Array(chunk.utf8)[...]
@@ -105,5 +107,21 @@ import Testing
     #expect(writes == ["► a\n", "\0\n", "\0\n", "b\n", "\0\n", "c\n"])
     #expect(String(decoding: relay.shownLine, as: UTF8.self) == "c")
     #expect(Self.relay(["a\n\nb\n"], format: .text).writes == ["a\n\nb\n"])
+  }
+
+  /// Under i3blocks a line over 1,000 bytes (a Pango gradient over many bars) goes out
+  /// without its tags, within the bytes; the lines that fit around it go out as they came,
+  /// and the width is still learned from the line the daemon sent.
+  @Test func anOverLongLineIsMadeSafe() {
+    let span = ##"<span foreground="#89b4fa">▆</span>"##
+    let long = "► " + String(repeating: span, count: 40) + " A &amp; B"
+    let (writes, relay, _) = Self.relay(
+      ["a\n" + long + "\nb\n"], format: .text, capacity: 4096, emptyLine: [0, 10],
+      maximumLineBytes: BoundedLine.i3blocksBytes)
+    #expect(writes == ["a\n", "► " + String(repeating: "▆", count: 40) + " A &amp; B\n", "b\n"])
+    #expect(writes.allSatisfy { $0.utf8.count <= 1024 })
+    let other = Self.relay([long + "\n"], format: .text, capacity: 4096)
+    #expect(other.writes == [long + "\n"], "only under i3blocks")
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == "b")
   }
 }

@@ -58,7 +58,7 @@ final class MatrixSway {
         swaybar_command true
         position bottom
         tray_output none
-        font pango:monospace 12
+        font pango:pulsebar, monospace 12
         status_command i3blocks -c \(directory)/i3blocks.conf
         colors {
           background #000000
@@ -138,7 +138,8 @@ final class MatrixSway {
 
   static var waybarStyle: String {
     var css = "window#waybar { background: #000000; color: #ffffff; }\n"
-    css += "* { font-family: monospace; font-size: 16px; padding: 0; margin: 0; border: none; }\n"
+    css +=
+      "* { font-family: pulsebar, monospace; font-size: 16px; padding: 0; margin: 0; border: none; }\n"
     for (index, module) in MatrixModule.all.enumerated() {
       css += "#custom-l\(index) { background: \(module.left); }\n"
       css += "#custom-r\(index) { background: \(module.right); }\n"
@@ -201,7 +202,8 @@ final class MatrixSway {
 
 /// Xvfb with polybar on it: the three modules as the shipped snippet, in one font. polybar
 /// draws only from its own fonts (it drops a character none has, with a warning): a user
-/// with CJK and emoji titles lists fonts for them, as this bar does after `monospace`.
+/// with CJK and emoji titles lists fonts for them, as this bar does after `monospace`, the
+/// CJK one at 1.25 times the size so that a wide character is two cells (README).
 final class MatrixPolybar {
   let xvfb: ChildProcess
   let polybar: ChildProcess
@@ -225,7 +227,7 @@ final class MatrixPolybar {
       background = #000000
       foreground = #ffffff
       font-0 = monospace:size=12;3
-      font-1 = Noto Sans CJK JP:size=12;3
+      font-1 = Noto Sans CJK JP:size=15;3
       font-2 = Noto Color Emoji:scale=10;2
       modules-right = \((0..<3).map { "l\($0) p\($0) r\($0)" }.joined(separator: " "))
 

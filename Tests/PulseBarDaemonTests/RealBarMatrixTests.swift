@@ -18,9 +18,13 @@ struct RealBarMatrixTests {
     ("ZWJ", "👩‍👩‍👧‍👦 Family"), ("percent", "%{F#f00}50%"),
   ]
   /// The titles each bar draws within one cell (10 px) of the template's width, per bar; the
-  /// others are measured and recorded (docs/WIDTHS.md).
+  /// `%` title is measured and recorded (docs/WIDTHS.md). polybar gets a ZWJ sequence's first
+  /// emoji only (it draws each member of one). CJK holds as the recipes say: Waybar and
+  /// swaybar ask for the `pulsebar` family first, which the shipped fontconfig-cjk.conf (in
+  /// every session) draws CJK at two cells in; polybar's CJK font is 1.25 times the size.
   static let heldTitles = [
-    "waybar": ["emoji", "ZWJ"], "i3blocks": ["emoji", "ZWJ"], "polybar": ["emoji"],
+    "waybar": ["CJK", "emoji", "ZWJ"], "i3blocks": ["CJK", "emoji", "ZWJ"],
+    "polybar": ["CJK", "emoji", "ZWJ"],
   ]
 
   /// Whether every bar is installed (CI installs them); the reason when not.

@@ -17,7 +17,10 @@
 ///   is a blank cell (+10 px each at 16 px) and U+034F, U+200B, U+200C, U+200D and U+2060 are
 ///   dropped with a warning in polybar's log at every redraw (DejaVu Sans Mono has no empty
 ///   zero-width glyph at all); a space is one cell in every font and counted as one
-///   (docs/WIDTHS.md);
+///   (docs/WIDTHS.md). polybar shapes no emoji ZWJ sequence either: it draws every member
+///   (👩‍👩‍👧‍👦 four pictures, +50 px over the 2 cells counted), so an emoji character holding
+///   U+200D ZERO WIDTH JOINER is written as its first emoji, with the VS16 after it if any
+///   (``firstEmojiOfJoinedSequences(_:)``): 2 cells drawn as counted;
 /// - ``Dialect/pango``: the above, and `&`, `<`, `>` as entities (i3blocks with
 ///   `markup=pango`);
 /// - ``Dialect/pangoInJSON``: `&`, `<`, `>` as entities, then JSON string escaping (Waybar parses
@@ -86,9 +89,33 @@ package enum UntrustedText {
     return String(scalars)
   }
 
+  /// `text` with every emoji ZWJ sequence (a character whose first scalar is an emoji and
+  /// that holds U+200D) written as its first emoji, and the VS16 (U+FE0F) right after it if
+  /// there is one: 👩‍👩‍👧‍👦 becomes 👩, 🏳️‍🌈 becomes 🏳️. What a text line shows, since polybar
+  /// draws each member of a sequence (see the type's docs). A character with a joiner that
+  /// does not start with an emoji (a Devanagari conjunct) is kept whole.
+  package static func firstEmojiOfJoinedSequences(_ text: String) -> String {
+    guard text.unicodeScalars.contains("\u{200D}") else { return text }
+    var result = String.UnicodeScalarView()
+    for character in text {
+      let scalars = character.unicodeScalars
+      guard let first = scalars.first, first.properties.isEmoji, first.value > 0x7F,
+        scalars.contains("\u{200D}")
+      else {
+        result.append(contentsOf: scalars)
+        continue
+      }
+      result.append(first)
+      let second = scalars.index(after: scalars.startIndex)
+      if second < scalars.endIndex && scalars[second] == "\u{FE0F}" { result.append("\u{FE0F}") }
+    }
+    return String(result)
+  }
+
   /// Appends `text` escaped for `dialect` (capped and sanitized as the type's docs say).
   package static func append(_ text: String, as dialect: Dialect, to line: inout ByteLine) {
-    let text = capped(text)
+    var text = capped(text)
+    if dialect == .textLine { text = firstEmojiOfJoinedSequences(text) }
     if dialect == .json {
       for scalar in text.unicodeScalars { line.appendJSONEscaped(scalar) }
       return

@@ -13,7 +13,8 @@ import PulseBarSystem
 /// line written once could stay unseen behind the last live frame. A broken config (in a key
 /// listen reads: ``ListenConfig``) or a subscription the daemon refuses is one note and an
 /// error frame (``errorFrame(message:format:bars:width:)``), tried again every 2 s. A line over
-/// 64 KiB from the socket drops the connection. Notes go where ``ListenNotes`` says: never into
+/// 64 KiB from the socket drops the connection. Under i3blocks a live line over 1,000 bytes
+/// goes out made safe (``BoundedLine``). Notes go where ``ListenNotes`` says: never into
 /// the bar's text. It exits 0 on SIGTERM or SIGINT and when its stdout goes away (EPIPE).
 package enum ListenCommand {
   /// The config keys a client chooses (``ListenConfig/clientKeys``).
@@ -110,7 +111,7 @@ package enum ListenCommand {
     let shownFormat = request.format ?? configuration.format
     let shownBars = request.bars ?? configuration.bars
     var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
-    let emptyLine = emptyLineReplacement(format: shownFormat)
+    let i3blocks = shownFormat == .text && environment("BLOCK_NAME") != nil
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
     var refusal: String?
@@ -121,7 +122,7 @@ package enum ListenCommand {
       case .failure(let error): reason = error.description
       case .success(let socket):
         let outcome = stream(
-          socket, request: line, signals: signals, width: &width, emptyLine: emptyLine)
+          socket, request: line, signals: signals, width: &width, i3blocks: i3blocks)
         socket.closeQuietly()
         switch outcome {
         case .finished: return 0
@@ -156,12 +157,6 @@ package enum ListenCommand {
     }
   }
 
-  /// What an empty (hidden) text line is written as: i3blocks (it sets BLOCK_NAME) ignores an
-  /// empty line, and takes a lone NUL as an empty text, which hides its block.
-  private static func emptyLineReplacement(format: OutputFormat) -> [UInt8]? {
-    format == .text && environment("BLOCK_NAME") != nil ? [0, 10] : nil
-  }
-
   // MARK: - Streaming
 
   /// How one connection ended.
@@ -180,13 +175,18 @@ package enum ListenCommand {
 
   private static func stream(
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
-    width: inout LiveLineWidth, emptyLine: [UInt8]?
+    width: inout LiveLineWidth, i3blocks: Bool
   ) -> StreamOutcome {
     // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
     // and closed before the request went out, and its answer is still there to read.
     _ = try? socket.writeAll(request)
+    // Under i3blocks (it sets BLOCK_NAME), which ignores an empty line and cuts one over
+    // 1,024 bytes: a hidden line is a lone NUL (an empty text, which hides the block), and an
+    // over-long line is made safe (BoundedLine).
     var relay = ListenRelay(
-      keepingShownLinesOf: width.cells == nil ? nil : width.format, emptyLine: emptyLine)
+      keepingShownLinesOf: width.cells == nil ? nil : width.format,
+      emptyLine: i3blocks ? [0, 10] : nil,
+      maximumLineBytes: i3blocks ? BoundedLine.i3blocksBytes : nil)
     // The newest line that showed something sets the width the offline line is padded to.
     defer { if !relay.shownLine.isEmpty { width.learn(from: relay.shownLine) } }
     var poll = PollSet()

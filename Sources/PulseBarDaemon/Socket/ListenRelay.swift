@@ -4,7 +4,8 @@ import PulseBarCore
 /// out in one write, a line the read cut short waits for its end, and the newest line that
 /// shows something is kept aside for the offline line's width. Per line that is a scan for
 /// the newline and a copy: nothing is parsed and nothing allocated (the width is measured
-/// once, when the daemon has gone, from ``shownLine``).
+/// once, when the daemon has gone, from ``shownLine``), but for a line over i3blocks' bytes,
+/// which is rebuilt (``BoundedLine``).
 ///
 /// Each byte is scanned for a newline once, whatever the reads cut, and a line may be at most
 /// ``maximumLine`` bytes: a longer one is ``Received/overlong`` (the listener drops the
@@ -32,8 +33,10 @@ struct ListenRelay {
   private var linesEnd = 0
   /// The bytes before this were scanned for a newline and hold none after ``linesEnd``.
   private var scanned = 0
-  /// What an empty line is written as (`nil`: as itself); see ``init(keepingShownLinesOf:capacity:emptyLine:)``.
+  /// What an empty line is written as (`nil`: as itself); see ``init(keepingShownLinesOf:capacity:emptyLine:maximumLineBytes:)``.
   private let emptyLine: [UInt8]?
+  /// A longer line (without its newline) is written as ``BoundedLine/fitted(_:maximumBytes:)``.
+  private let maximumLineBytes: Int?
   /// The newest line that shows something (a waybar `text` or a text line that is not
   /// empty), without its newline; empty until one came or when no width is kept.
   private(set) var shownLine: [UInt8] = []
@@ -44,14 +47,17 @@ struct ListenRelay {
 
   /// A relay for lines of `format`; `nil` keeps no line for a width. `emptyLine` replaces
   /// every empty line (a hidden text module): i3blocks 1.4 ignores an empty line, and takes
-  /// a lone NUL as an empty text, which hides the block.
+  /// a lone NUL as an empty text, which hides the block. A line longer than
+  /// `maximumLineBytes` is written made safe by ``BoundedLine``: i3blocks 1.4 cuts a line at
+  /// 1,024 bytes, inside a character or a tag, and swaybar then blanks the bar.
   init(
     keepingShownLinesOf format: OutputFormat?, capacity: Int = maximumLine,
-    emptyLine: [UInt8]? = nil
+    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil
   ) {
     buffer = [UInt8](repeating: 0, count: capacity)
     self.format = format
     self.emptyLine = emptyLine
+    self.maximumLineBytes = maximumLineBytes
     if format != nil { shownLine.reserveCapacity(1024) }
   }
 
@@ -107,18 +113,29 @@ struct ListenRelay {
     return written
   }
 
-  /// Writes `lines` whole, or, with ``emptyLine``, in pieces around each empty line.
+  /// Writes `lines` whole, or, with ``emptyLine`` or ``maximumLineBytes``, in pieces around
+  /// each empty or over-long line, which is written replaced.
   private func writeReplacingEmptyLines(
     _ lines: UnsafeRawBufferPointer, _ write: (UnsafeRawBufferPointer) -> Bool
   ) -> Bool {
-    guard let emptyLine else { return write(lines) }
+    guard emptyLine != nil || maximumLineBytes != nil else { return write(lines) }
     var start = 0
-    for index in lines.indices
-    where lines[index] == Self.newline && (index == 0 || lines[index - 1] == Self.newline) {
-      if index > start, !write(UnsafeRawBufferPointer(rebasing: lines[start..<index])) {
+    var lineStart = 0
+    for index in lines.indices where lines[index] == Self.newline {
+      defer { lineStart = index + 1 }
+      let line = UnsafeRawBufferPointer(rebasing: lines[lineStart..<index])
+      let replacement: [UInt8]
+      if line.isEmpty, let emptyLine {
+        replacement = emptyLine
+      } else if let maximumLineBytes, line.count > maximumLineBytes {
+        replacement = BoundedLine.fitted(line, maximumBytes: maximumLineBytes) + [Self.newline]
+      } else {
+        continue
+      }
+      if lineStart > start, !write(UnsafeRawBufferPointer(rebasing: lines[start..<lineStart])) {
         return false
       }
-      guard emptyLine.withUnsafeBytes(write) else { return false }
+      guard replacement.withUnsafeBytes(write) else { return false }
       start = index + 1
     }
     return start == lines.count || write(UnsafeRawBufferPointer(rebasing: lines[start...]))

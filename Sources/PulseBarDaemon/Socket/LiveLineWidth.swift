@@ -28,7 +28,7 @@ package struct LiveLineWidth: Sendable {
   }
 
   /// The most bytes of a padded line: i3blocks keeps 1,024 with the newline.
-  package static let maximumBytes = 1000
+  package static let maximumBytes = BoundedLine.i3blocksBytes
 
   /// `text` padded with figure spaces (U+2007, as the renderer pads) to the live width, all
   /// within ``maximumBytes`` (`text` is cut first, between characters).
