@@ -10,11 +10,11 @@ import Testing
   /// Feeds `chunks` one read each; returns the writes and the relay.
   private static func relay(
     _ chunks: [String], format: OutputFormat? = .waybar, capacity: Int = 64,
-    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil
+    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil, newestLineOnly: Bool = false
   ) -> (writes: [String], relay: ListenRelay, refused: String?) {
     var relay = ListenRelay(
       keepingShownLinesOf: format, capacity: capacity, emptyLine: emptyLine,
-      maximumLineBytes: maximumLineBytes)
+      maximumLineBytes: maximumLineBytes, newestLineOnly: newestLineOnly)
     var writes: [String] = []
     for chunk in chunks {
       var bytes = Array(chunk.utf8)[...]
@@ -46,6 +46,16 @@ import Testing
     #expect(writes == ["a\n", "bc\nd\n", "ef\n"])
     #expect(refused == nil && relay.sawFrames)
     #expect(String(decoding: relay.shownLine, as: UTF8.self) == "ef")
+  }
+
+  /// For i3blocks, which reads one line per write of a persistent block: only the newest line
+  /// of a read goes out, so a hidden line (a lone NUL, written once) is the one it reads.
+  @Test func underI3blocksOnlyTheNewestLineOfAReadGoesOut() {
+    let (writes, relay, _) = Self.relay(
+      ["a\nb", "c\nd\ne", "f\n", "g\n\n"], format: .text, emptyLine: [0, 10],
+      newestLineOnly: true)
+    #expect(writes == ["a\n", "d\n", "ef\n", "\u{0}\n"])
+    #expect(String(decoding: relay.shownLine, as: UTF8.self) == "g", "the newest line shown")
   }
 
   /// A line as long as the buffer fits; one byte more is overlong (the listener drops the

@@ -180,13 +180,14 @@ package enum ListenCommand {
     // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
     // and closed before the request went out, and its answer is still there to read.
     _ = try? socket.writeAll(request)
-    // Under i3blocks (it sets BLOCK_NAME), which ignores an empty line and cuts one over
-    // 1,024 bytes: a hidden line is a lone NUL (an empty text, which hides the block), and an
-    // over-long line is made safe (BoundedLine).
+    // Under i3blocks (it sets BLOCK_NAME), which ignores an empty line, cuts one over 1,024
+    // bytes and reads one line per write: a hidden line is a lone NUL (an empty text, which
+    // hides the block), an over-long line is made safe (BoundedLine), and only the newest line
+    // of a read goes out.
     var relay = ListenRelay(
       keepingShownLinesOf: width.cells == nil ? nil : width.format,
       emptyLine: i3blocks ? [0, 10] : nil,
-      maximumLineBytes: i3blocks ? BoundedLine.i3blocksBytes : nil)
+      maximumLineBytes: i3blocks ? BoundedLine.i3blocksBytes : nil, newestLineOnly: i3blocks)
     // The newest line that showed something sets the width the offline line is padded to.
     defer { if !relay.shownLine.isEmpty { width.learn(from: relay.shownLine) } }
     var poll = PollSet()

@@ -37,6 +37,11 @@ struct ListenRelay {
   private let emptyLine: [UInt8]?
   /// A longer line (without its newline) is written as ``BoundedLine/fitted(_:maximumBytes:)``.
   private let maximumLineBytes: Int?
+  /// Only the newest whole line of each read is written (the older ones are frames already
+  /// stale): i3blocks 1.4 reads one line of a persistent block per signal, and a signal comes
+  /// per write, so the other lines of a write would wait in the pipe, and the last (a hidden
+  /// line, written once) would never be read.
+  private let newestLineOnly: Bool
   /// The newest line that shows something (a waybar `text` or a text line that is not
   /// empty), without its newline; empty until one came or when no width is kept.
   private(set) var shownLine: [UInt8] = []
@@ -52,12 +57,13 @@ struct ListenRelay {
   /// 1,024 bytes, inside a character or a tag, and swaybar then blanks the bar.
   init(
     keepingShownLinesOf format: OutputFormat?, capacity: Int = maximumLine,
-    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil
+    emptyLine: [UInt8]? = nil, maximumLineBytes: Int? = nil, newestLineOnly: Bool = false
   ) {
     buffer = [UInt8](repeating: 0, count: capacity)
     self.format = format
     self.emptyLine = emptyLine
     self.maximumLineBytes = maximumLineBytes
+    self.newestLineOnly = newestLineOnly
     if format != nil { shownLine.reserveCapacity(1024) }
   }
 
@@ -97,8 +103,11 @@ struct ListenRelay {
   /// shows something and moves the cut line's start to the front. Returns what `write` did.
   mutating func withLines(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
     let end = linesEnd
-    let written = buffer.withUnsafeBytes {
-      writeReplacingEmptyLines(UnsafeRawBufferPointer(rebasing: $0[..<end]), write)
+    let written = buffer.withUnsafeBytes { bytes in
+      // The newest line starts after the newline before its own (``newestLineOnly``).
+      let start =
+        newestLineOnly ? (bytes[..<(end - 1)].lastIndex(of: Self.newline)).map { $0 + 1 } ?? 0 : 0
+      return writeReplacingEmptyLines(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), write)
     }
     keepShownLine(endingAt: end - 1)
     let rest = filled - end
