@@ -28,6 +28,16 @@ import Testing
   }
 
   /// A player that does not say its volume, or no player: the field goes with its brackets.
+  /// json carries the volume as the player says it (1 is 100 %), and leaves it out when unknown.
+  @Test func jsonCarriesTheVolume() throws {
+    let playing = NowPlaying(player: "mpv", status: .playing, volume: 0.45)
+    let line = try #require(RenderTests.line(.json, bars: [0.5], nowPlaying: playing))
+    #expect(line.contains(#""player":"mpv","volume":0.450,"#), "\(line)")
+    let silent = NowPlaying(player: "mpv", status: .playing)
+    let without = try #require(RenderTests.line(.json, bars: [0.5], nowPlaying: silent))
+    #expect(!without.contains("volume"), "\(without)")
+  }
+
   @Test func volumeDropsWhenUnknown() throws {
     #expect(
       try Self.text("{title} ({volume})", NowPlaying(player: "a", status: .playing, title: "T"))

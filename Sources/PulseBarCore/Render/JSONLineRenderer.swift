@@ -45,6 +45,11 @@ struct JSONLineRenderer {
       playerJSON.append(",\"length\":")
       playerJSON.append(length, decimals: 3)
     }
+    // MPRIS `Volume` as the player says it (1 is 100 %), bounded at the bus.
+    if let volume = nowPlaying.volume {
+      playerJSON.append(",\"volume\":")
+      playerJSON.append(volume, decimals: 3)
+    }
   }
 
   mutating func render(scene: borrowing Scene, bars: UnsafeBufferPointer<Float>, info: FrameInfo)
