@@ -1,6 +1,7 @@
 import PulseBarAudio
 import PulseBarCore
 import PulseBarPlayers
+import PulseBarSystem
 import Testing
 
 @testable import PulseBarDaemon
@@ -88,6 +89,40 @@ import Testing
     #expect(engine.clock.lastTimeout == -1, "last frame \(last)")
     engine.advance(to: 120)
     #expect(engine.frames.last == last, "no frame while at rest")
+  }
+
+  /// A delivery woken by its descriptor that wants no frame (a client's line that changed
+  /// nothing).
+  final class WokenDelivery: FrameDelivery {
+    let wantedKeys: [ConsumerKey] = []
+    let keysVersion: UInt64 = 0
+    let wake = WakeSignal()
+    var wakeDescriptor: FileDescriptor? { wake.descriptor }
+    private(set) var serviced: [Double] = []
+
+    func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool { true }
+
+    func service(now: Double) -> Bool {
+      wake.drain()
+      serviced.append(now)
+      return false
+    }
+  }
+
+  @Test("a descriptor that wakes the loop while audio is late makes no tick; a timeout does")
+  func onlyATimeoutTicks() throws {
+    var configuration = Configuration()
+    configuration.fps = 50
+    let delivery = WokenDelivery()
+    let engine = EmbeddedEngine(configuration: configuration, start: -1, deliveries: [delivery])
+    for step in 0..<3 { engine.audio(hops: 4, at: Double(step) * 0.08) }
+    // Between the first tick (0.28) and the next (0.30).
+    engine.schedule(at: 0.29) { delivery.wake.signal() }
+    engine.advance(to: 0.35)
+    #expect(delivery.serviced == [0.29])
+    let ticks = engine.frames.filter(Self.isTick).map(\.time)
+    #expect(!ticks.isEmpty)
+    #expect(!ticks.contains(0.29), "\(ticks)")
   }
 
   /// 2 s of audio arrive in 10 ms chunks (half a hop) while the player's track changes every
