@@ -30,12 +30,22 @@ final class EmbeddedEngine {
   private final class FrameLog: FrameDelivery {
     let wantedKeys = [ConsumerKey(format: .json, bars: 8)]
     let keysVersion: UInt64 = 0
-    unowned var owner: EmbeddedEngine!
+    let clock: ManualEngineClock
+    let buffer: CaptureBuffer
+    /// Samples written to the buffer so far.
+    var written = 0
+    private(set) var frames: [Frame] = []
+    private(set) var audioTime = 0.0
     private var previous: (time: Double, read: Int, count: UInt64)?
 
+    init(clock: ManualEngineClock, buffer: CaptureBuffer) {
+      self.clock = clock
+      self.buffer = buffer
+    }
+
     func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
-      let read = owner.written - owner.buffer.availableSamples
-      owner.audioTime = info.time
+      let read = written - buffer.availableSamples
+      audioTime = info.time
       defer { previous = (info.time, read, pipeline.frameCount) }
       guard let previous else { return true }
       let hopSamples = pipeline.hopFrames * pipeline.analyzer.channels
@@ -47,7 +57,7 @@ final class EmbeddedEngine {
         } else {
           .tick(elapsed: info.time - previous.time)
         }
-      owner.frames.append(Frame(time: owner.clock.time, kind: kind))
+      frames.append(Frame(time: clock.time, kind: kind))
       return true
     }
   }
@@ -55,13 +65,12 @@ final class EmbeddedEngine {
   let clock: ManualEngineClock
   let buffer: CaptureBuffer
   let players = PlayerFeed(nil)
-  private(set) var engine: Engine<ManualEngineClock>!
+  let engine: Engine<ManualEngineClock>
+  private let log: FrameLog
   /// The frames made after the start-up frame.
-  private(set) var frames: [Frame] = []
-  /// Samples written to the buffer so far.
-  private(set) var written = 0
+  var frames: [Frame] { log.frames }
   /// The audio time of the last frame (json's `time`).
-  private(set) var audioTime = 0.0
+  var audioTime: Double { log.audioTime }
   /// True once the loop ended (the end of the stream, a delivery refused).
   private(set) var ended = false
   /// Samples of one hop (one frame's audio at the configured rate) on all channels.
@@ -83,12 +92,11 @@ final class EmbeddedEngine {
       $0.activity = .running
       $0.sourceName = "embedded"
     }
-    let log = FrameLog()
+    log = FrameLog(clock: clock, buffer: buffer)
     let pipeline = FramePipeline(configuration: configuration, sampleRate: sampleRate)
     engine = Engine(
       pipeline: pipeline, buffer: buffer, deliveries: [log] + deliveries, players: players,
       clock: clock)
-    log.owner = self
     engine.start()
   }
 
@@ -97,13 +105,14 @@ final class EmbeddedEngine {
 
   /// Writes `count` samples of a 440 Hz tone when the time reaches `time`.
   func audio(samples count: Int, at time: Double) {
-    clock.schedule(at: time) { [self] in
+    // Not `self`: the clock holds its tasks, and the engine its clock.
+    clock.schedule(at: time) { [buffer, log, channels] in
       let step = 2 * Float.pi * 440 / Float(buffer.sampleRate)
       let tone = (0..<count).map { (index: Int) -> Float in
-        0.5 * sinf(step * Float(written + index))
+        0.5 * sinf(step * Float(log.written + index))
       }
       tone.withUnsafeBufferPointer { buffer.write($0, channels: channels) }
-      written += count
+      log.written += count
     }
   }
 
