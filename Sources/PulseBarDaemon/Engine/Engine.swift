@@ -129,7 +129,7 @@ package final class Engine<Clock: EngineClock> {
     wake.deliveryWantsFrame = serviceDeliveries()
     wake.positionDue = pipeline.nextPositionChange(after: core.lastRender)
     perform(core.frame(wake, at: now), for: wake, at: now)
-    return status.endOfStream && queuedHops == 0 || stopping ? .ended : .continues
+    return (status.endOfStream && queuedHops == 0) || stopping ? .ended : .continues
   }
 
   /// Takes the player feed's latest change when ``EngineCore`` says a frame is due for it (the
