@@ -110,7 +110,7 @@ final class Daemon {
   /// The engine, and the capture buffer the source is to fill.
   private func makeEngine(
     pipeline: FramePipeline, deliveries: [FrameDelivery], signals: SignalReceiver
-  ) -> (Engine, CaptureBuffer) {
+  ) -> (Engine<SystemEngineClock>, CaptureBuffer) {
     // Half a second: seven steady PulseAudio fragments, PipeWire's largest quantum (8192) twice.
     // Audio older than that when the engine reads is overwritten; the frame drawn after a
     // stall shows the newest audio anyway, and every page of the ring is resident as it
@@ -120,7 +120,8 @@ final class Daemon {
       seconds: 0.5)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
-      signals: signals, reload: { [unowned self] in reload() }, players: players?.feed)
+      signals: signals, reload: { [unowned self] in reload() }, players: players?.feed,
+      clock: SystemEngineClock())
     // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
     // (a stream set up, playback starting), leaves the resident set after it; what the frames
     // use faults back in (bench/README.md "Memory"). State changes are seconds apart at the
@@ -142,7 +143,9 @@ final class Daemon {
   /// Starts the capture and runs the engine (in the terminal view with `--foreground`, whose
   /// log file takes the capture's lines from the start), with the systemd notifications and
   /// the watchdog around it.
-  private func run(_ engine: Engine, buffer: CaptureBuffer, terminal: TerminalDelivery?) -> Int32 {
+  private func run(
+    _ engine: Engine<SystemEngineClock>, buffer: CaptureBuffer, terminal: TerminalDelivery?
+  ) -> Int32 {
     var stderrLog: StderrRedirection?
     if let view = terminal?.view {
       // q, Q or Ctrl-C in the view quits; SIGTERM/SIGINT arrive through the signal descriptor.

@@ -12,14 +12,19 @@ import PulseBarSystem
 /// to do at each wake-up is ``EngineCore``'s decision (pacing the frames of a chunk, ticks
 /// while audio is late and the scene still moves, when a player change is taken, how long to
 /// sleep, the frame rate); this class does the I/O around it: the wait, reading the buffer,
-/// the pipeline, the deliveries, signals and reloads. Runs on the thread that calls ``run()``.
+/// the pipeline, the deliveries, signals and reloads. Confined to the thread that calls
+/// ``run()`` (or ``start()``), which debug builds assert.
+///
+/// The time and the wait come from `Clock`: the system's in the daemon, a manual one in tests,
+/// which drive this same loop one ``turn()`` at a time on exact times.
 ///
 /// The active MPRIS player arrives the same way: its feed's eventfd wakes the loop only when
 /// the player or its track changed, and the feed is not polled again until the core takes the
 /// change, at most once a period.
-package final class Engine {
+package final class Engine<Clock: EngineClock> {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
+  private let clock: Clock
   /// What fills ``buffer``; told when a reload changes the buffer's format.
   private let capture: CaptureSource?
   /// ``capture`` when the loop drives it (libpulse's mainloop): it waits in the loop's poll.
@@ -48,14 +53,17 @@ package final class Engine {
   private var versions: [UInt64] = []
   private var statusLine = StatusLine()
   private var stopping = false
+  private var wakes = EngineWakeSet()
+  private var confinement = ThreadConfinement()
 
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
     deliveries: [FrameDelivery], signals: SignalReceiver? = nil,
-    reload: (() -> Configuration?)? = nil, players: PlayerFeed? = nil
+    reload: (() -> Configuration?)? = nil, players: PlayerFeed? = nil, clock: Clock
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
+    self.clock = clock
     self.capture = capture
     driven = capture as? EngineDrivenCapture
     self.deliveries = deliveries
@@ -75,8 +83,16 @@ package final class Engine {
 
   /// Runs until a stop signal, the end of the input, or a delivery refuses. Returns the exit code.
   package func run() -> Int32 {
+    start()
+    while turn() != .ended {}
+    return 0
+  }
+
+  /// Shows the start-up frame and builds the wait's descriptor set; ``turn()`` goes on from it.
+  package func start() {
+    confinement.check("Engine")
     syncConsumers(force: true)
-    let now = monotonicSeconds()
+    let now = clock.now()
     core.started(at: now)
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
@@ -84,70 +100,49 @@ package final class Engine {
     if let change = players?.take() { takePlayer(change) }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
-    var poll = PollSet()
-    var slots = Slots(audio: poll.add(buffer.wakeDescriptor))
-    slots.signals = signals.map { poll.add($0.descriptor) }
-    slots.players = players.map { poll.add($0.descriptor) }
-    for delivery in deliveries {
-      if let wake = delivery.wakeDescriptor { slots.deliveries.append((delivery, poll.add(wake))) }
-    }
-    slots.input = input.map { poll.add($0.descriptor) }
-    while !stopping && turn(&poll, slots) {}
-    return 0
+    wakes = EngineWakeSet(
+      audio: buffer.wakeDescriptor, signals: signals?.descriptor, players: players?.descriptor,
+      deliveries: deliveries, input: input?.descriptor)
   }
 
-  /// Where each descriptor sits in the loop's poll set.
-  private struct Slots {
-    /// The capture buffer's eventfd.
-    var audio: Int
-    var signals: Int?
-    var players: Int?
-    /// Deliveries with descriptors of their own (the socket's clients, the terminal's redraws).
-    var deliveries: [(delivery: FrameDelivery, index: Int)] = []
-    var input: Int?
-  }
-
-  /// One wake-up: waits, handles what is ready, and makes the frame that is due. False when
-  /// the loop ends (a stop signal, the input's end, the end of the stream).
-  private func turn(_ poll: inout PollSet, _ slots: Slots) -> Bool {
+  /// One wake-up after ``start()``: waits, handles what is ready, and makes the frame that is due.
+  package func turn() -> EngineTurn {
+    confinement.check("Engine")
+    if stopping { return .ended }
     let timeout = sleepTimeout()
     health.endWork()
     // A source driven by this loop (libpulse's mainloop) waits in the same poll: a fragment
     // wakes this thread once, and its callback fills the buffer right here.
-    let ready =
-      driven?.wait(&poll, timeoutMilliseconds: timeout, audioWanted: queuedHops == 0)
-      ?? poll.wait(timeoutMilliseconds: timeout)
+    let result = clock.wait(
+      &wakes.poll, timeoutMilliseconds: timeout, driven: driven, audioWanted: queuedHops == 0)
     health.beginWork()
-    if !poll.ready(slots.audio).isEmpty { buffer.drainWakeups() }
-    if let index = slots.signals, !poll.ready(index).isEmpty { handleSignals() }
-    if let input, let index = slots.input, !poll.ready(index).isEmpty, !input.handle() {
-      return false
-    }
-    if stopping { return false }
-    let now = monotonicSeconds()
+    if result == .suspended { return .suspended }
+    if wakes.isReady(wakes.audio) { buffer.drainWakeups() }
+    if wakes.isReady(wakes.signals) { handleSignals() }
+    if let input, wakes.isReady(wakes.input), !input.handle() { return .ended }
+    if stopping { return .ended }
+    let now = clock.now()
     if let changed = buffer.takeStatusChange() { apply(changed, at: now) }
     core.noteQueued(samples: buffer.availableSamples, at: now)
-    var wake = EngineCore.Wake(queuedHops: queuedHops, timedOut: ready == 0)
-    wake.playerChanged = takePlayerChange(&poll, slot: slots.players, wake: wake, at: now)
-    wake.deliveryWantsFrame = serviceDeliveries(poll: poll, wakes: slots.deliveries)
+    var wake = EngineCore.Wake(queuedHops: queuedHops, timedOut: result == .timedOut)
+    wake.playerChanged = takePlayerChange(wake: wake, at: now)
+    wake.deliveryWantsFrame = serviceDeliveries()
     wake.positionDue = pipeline.nextPositionChange(after: core.lastRender)
     perform(core.frame(wake, at: now), for: wake, at: now)
-    return !(status.endOfStream && queuedHops == 0)
+    return (status.endOfStream && queuedHops == 0) || stopping ? .ended : .continues
   }
 
   /// Takes the player feed's latest change when ``EngineCore`` says a frame is due for it (the
   /// feed is not polled in between); true when it changed what the pipeline shows.
-  private func takePlayerChange(
-    _ poll: inout PollSet, slot: Int?, wake: EngineCore.Wake, at now: Double
-  ) -> Bool {
-    guard let players, let slot else { return false }
-    if !poll.ready(slot).isEmpty {
+  private func takePlayerChange(wake: EngineCore.Wake, at now: Double) -> Bool {
+    guard let players, let slot = wakes.players else { return false }
+    if wakes.isReady(slot) {
       // Not polled again until the change is taken.
       core.playerChangeSignalled()
-      poll.update(slot, [])
+      wakes.poll.update(slot, [])
     }
     guard core.takesPlayerChange(at: now, queuedHops: wake.queuedHops) else { return false }
-    poll.update(slot, .readable)
+    wakes.poll.update(slot, .readable)
     guard let change = players.take() else { return false }
     takePlayer(change)  // a pause, a new track, a player gone
     return true
@@ -181,14 +176,12 @@ package final class Engine {
 
   /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
   /// when one wants the current frame delivered again.
-  private func serviceDeliveries(poll: PollSet, wakes: [(delivery: FrameDelivery, index: Int)])
-    -> Bool
-  {
-    let now = monotonicSeconds()
+  private func serviceDeliveries() -> Bool {
+    let now = clock.now()
     var wantsFrame = false
-    for wake in wakes {
+    for wake in wakes.deliveries {
       let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
-      if (due || !poll.ready(wake.index).isEmpty) && wake.delivery.service(now: now) {
+      if (due || wakes.isReady(wake.index)) && wake.delivery.service(now: now) {
         wantsFrame = true
       }
     }
@@ -197,7 +190,7 @@ package final class Engine {
 
   /// How long the wait may last (see ``EngineCore/sleepTimeout(at:queuedHops:needsTicks:positionDue:deliveryDeadline:)``).
   private func sleepTimeout() -> Int32 {
-    let now = monotonicSeconds()
+    let now = clock.now()
     var earliest: Double?
     for delivery in deliveries {
       guard let deadline = delivery.nextDeadline else { continue }
@@ -288,7 +281,7 @@ package final class Engine {
       case .reload:
         if let configuration = reload?() { replacePipeline(configuration) }
       case .resize:
-        let now = monotonicSeconds()
+        let now = clock.now()
         perform(core.eventFrame(at: now), at: now)
       }
     }
@@ -313,7 +306,7 @@ package final class Engine {
     pipeline.othersPlay = status.othersPlay
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
-    let now = monotonicSeconds()
+    let now = clock.now()
     perform(core.eventFrame(at: now), at: now)
   }
 }

@@ -137,3 +137,15 @@ struct SocketClient {
     return interest.union(.writable)
   }
 }
+
+extension [SocketClient?] {
+  /// The earliest deadline of the connected clients' protocols (monotonic seconds).
+  var earliestDeadline: Double? {
+    var earliest: Double?
+    for case let client? in self {
+      guard let deadline = client.session.nextDeadline else { continue }
+      earliest = Swift.min(earliest ?? deadline, deadline)
+    }
+    return earliest
+  }
+}

@@ -3,7 +3,7 @@ import PulseBarCore
 import PulseBarSystem
 
 /// Serves rendered frames to the socket's clients, on the engine's thread, in the engine's
-/// poll: no thread, lock or eventfd of its own.
+/// poll: no thread, lock or eventfd of its own. Confined to that thread (asserted in debug).
 ///
 /// Its epoll set (the listener and the clients) is one descriptor in the engine's poll
 /// (``wakeDescriptor``); the engine calls ``service(now:)`` when it is readable or a deadline
@@ -38,6 +38,7 @@ package final class SocketHandler: FrameDelivery {
     byteCount: SocketHandler.readSize, alignment: 1)
   /// The capture's rate, for the layout check of the rules a reload makes.
   private let sampleRate: Int
+  private var confinement = ThreadConfinement()
 
   /// Changes whenever the set of distinct subscriptions does.
   package var keysVersion: UInt64 { channels.version }
@@ -66,12 +67,11 @@ package final class SocketHandler: FrameDelivery {
   // MARK: - Life
 
   /// Starts accepting clients.
-  package func start() throws(Errno) {
-    try listener.start(epoll)
-  }
+  package func start() throws(Errno) { try listener.start(epoll) }
 
   /// Closes every client and the listener; removes the socket file it owns. Idempotent.
   package func stop() {
+    confinement.check("SocketHandler")
     for slot in clients.indices { close(slot, "the daemon stops") }
     listener.stop(epoll)
   }
@@ -85,18 +85,15 @@ package final class SocketHandler: FrameDelivery {
   /// The earliest deadline of a client (its subscription line, a stuck backlog) or of the
   /// paused listener (monotonic seconds).
   package var nextDeadline: Double? {
-    var earliest = listener.pausedUntil
-    for client in clients {
-      guard let deadline = client?.session.nextDeadline else { continue }
-      earliest = min(earliest ?? deadline, deadline)
-    }
-    return earliest
+    guard let paused = listener.pausedUntil else { return clients.earliestDeadline }
+    return min(paused, clients.earliestDeadline ?? paused)
   }
 
   /// Handles what is ready (connections, subscription lines, writable sockets) and the
   /// deadlines that passed. True when the subscriptions changed, so the engine renders a frame
   /// for the new ones, or a client asked for the status, which that frame answers.
   package func service(now: Double) -> Bool {
+    confinement.check("SocketHandler")
     let version = keysVersion
     try? epoll.wait(timeoutMilliseconds: 0) { token, events in handle(token, events) }
     if let deadline = nextDeadline, deadline <= now { applyDeadlines(now: now) }
@@ -106,6 +103,7 @@ package final class SocketHandler: FrameDelivery {
   /// Copies each subscription's line of this frame into its history, then writes to every
   /// client that has no backlog.
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
+    confinement.check("SocketHandler")
     for index in channels.indices {
       // Read apart, so no copy of the channel holds its history while a line is appended.
       guard let subscription = channels[index]?.subscription,
@@ -150,6 +148,7 @@ package final class SocketHandler: FrameDelivery {
   /// Lines rendered under the old config that a client has not yet been sent are skipped, so
   /// the first line each client gets after a reload is the new config's.
   package func configurationChanged(_ configuration: Configuration) {
+    confinement.check("SocketHandler")
     rules = DaemonSocket.rules(configuration: configuration, sampleRate: sampleRate)
     for slot in clients.indices {
       guard let request = clients[slot]?.request else { continue }
