@@ -16,23 +16,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 report=${1:-}
-[ -n "$report" ] && mkdir -p "$(dirname "$report")" && : >"$report"
-failures=0
-fail() {
-  echo "dist-test: FAIL: $*" >&2
-  [ -n "$report" ] && echo "dist-test: FAIL: $*" >>"$report"
-  failures=$((failures + 1))
-}
-step() { echo "dist-test: $*"; }
-finish() {
-  if [ "$failures" -ne 0 ]; then
-    echo "dist-test: $failures check(s) failed" >&2
-    exit 1
-  fi
-  step "every check passed in $(($(date +%s) - began)) s"
-  exit 0
-}
-began=$(date +%s)
+# shellcheck source=scripts/check-report.sh
+. scripts/check-report.sh
+check_report dist-test "$report"
 version=$(cat VERSION)
 machine=$(uname -m)
 name=pulsebar-$version-linux-$machine

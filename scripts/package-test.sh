@@ -11,22 +11,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 report=${1:-}
-[ -n "$report" ] && mkdir -p "$(dirname "$report")" && : >"$report"
-failures=0
-fail() {
-  echo "package-test: FAIL: $*" >&2
-  [ -n "$report" ] && echo "package-test: FAIL: $*" >>"$report"
-  failures=$((failures + 1))
-}
-step() { echo "package-test: $*"; }
-finish() {
-  if [ "$failures" -ne 0 ]; then
-    echo "package-test: $failures check(s) failed" >&2
-    exit 1
-  fi
-  step "every check passed"
-  exit 0
-}
+# shellcheck source=scripts/check-report.sh
+. scripts/check-report.sh
+check_report package-test "$report"
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
