@@ -59,7 +59,8 @@ let package = Package(
       swiftSettings: pipeWireHeaders + releaseLayout),
     // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
     .target(
-      name: "PulseBarPlayers", dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd"],
+      name: "PulseBarPlayers",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd", "CAudioLibraries"],
       swiftSettings: releaseLayout),
     .target(
       name: "PulseBarDaemon",
