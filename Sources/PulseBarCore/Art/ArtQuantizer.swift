@@ -7,7 +7,7 @@
 package enum ArtQuantizer {
   /// Pixels looked at, evenly spaced over the image (a 3000×3000 cover decoded at 1/8 has
   /// 140 625).
-  package static let maximumSamples = 4096
+  package static let maximumSamples = 1024
   /// The least WCAG contrast ratio a colour keeps with the background (3: large text, icons).
   package static let minimumContrast = 3.0
 
