@@ -6,7 +6,7 @@
 /// a still scene writes nothing. The player's fields carry the raw values, JSON-escaped once
 /// per change; `position` (seconds) is extrapolated per frame, and `lyric` is the synced
 /// lyric's line at that position (left out when there is none). With `colors.from_art`,
-/// `art_colors` holds the track's palette: `{"bars":[gradient…],"playing":…,"paused":…}`.
+/// `art_colors` holds the track's palette: `{"gradient":[…],"playing":…,"paused":…}`.
 struct JSONLineRenderer {
   var filter = LineFilter()
   private let bubbleGlyphs: GlyphTable
@@ -50,7 +50,7 @@ struct JSONLineRenderer {
       let bars = palette.bars.map { "\"\($0)\"" }.joined(separator: ",")
       playerJSON.append(
         Array(
-          (",\"art_colors\":{\"bars\":[\(bars)],\"playing\":\"\(palette.glyph)\","
+          (",\"art_colors\":{\"gradient\":[\(bars)],\"playing\":\"\(palette.glyph)\","
             + "\"paused\":\"\(palette.glyphDimmed)\"}").utf8))
     }
   }

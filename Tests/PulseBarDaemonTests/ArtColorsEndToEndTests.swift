@@ -1,0 +1,132 @@
+import Glibc
+import PulseBarCore
+import PulseBarSystem
+import PulseBarTestSupport
+import Testing
+
+/// `colors.from_art` with the real `pulsebar run --input pulse`, a private session bus and the
+/// fake MPRIS player, whose `mpris:artUrl` names covers ImageMagick made: the colours follow
+/// the next track's art in json (`art_colors`) and in waybar's bar markup, and fall back to
+/// `colors.bars` when the art is over http.
+@Suite("Art colours, end to end", .serialized)
+struct ArtColorsEndToEndTests {
+  typealias Frame = PulseEndToEndTests.Frame
+
+  static let configured = "#808080"
+  static let red = "#e02020"
+  static let cyan = RGBColor(red: 0x20, green: 0xd0, blue: 0xe0)
+
+  /// A private server and bus, a json daemon and a waybar daemon on them (`from_art` on), and
+  /// the fake player showing `first`'s art.
+  final class Desktop {
+    let server: PrivatePulseServer
+    let bus: PrivateSessionBus
+    var daemons: [ChildProcess] = []
+    var player: ChildProcess?
+
+    init(firstArt: String) throws {
+      server = try PrivatePulseServer()
+      bus = try PrivateSessionBus(directory: server.directory)
+      let config = server.directory + "/pulsebar.conf"
+      LyricsEndToEndTests.write(
+        config,
+        "[colors]\nbars = \(ArtColorsEndToEndTests.configured)\nfrom_art = true\n"
+          + "background = #000000\n")
+      try #require(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path)")
+      let environment = server.environment.merging(bus.environment) { $1 }
+      for format in ["json", "waybar"] {
+        daemons.append(
+          try ChildProcess(
+            Binary.path,
+            [
+              "run", "--input", "pulse", "--format", format, "--bars", "8", "-v", "--config",
+              config, "--socket", server.directory + "/pulsebar-\(format).sock",
+            ], environment: environment))
+      }
+      let player = try ChildProcess(
+        "/usr/bin/python3",
+        [
+          HostilePlayerTests.script, "--name", "art", "--commands", "--title", "First",
+          "--art-url", firstArt,
+        ], environment: environment, stdin: true)
+      self.player = player
+      let ready = player.waitForLine(timeout: 15) { $0 == "ready" }
+      try #require(ready != nil, "the fake player did not start: \(player.standardError)")
+    }
+
+    deinit {
+      player?.send(SIGKILL)
+      for daemon in daemons { daemon.send(SIGTERM) }
+      for daemon in daemons { _ = try? daemon.waitForExit(timeout: 5) }
+      bus.stop()
+      server.stop()
+    }
+
+    /// Tells the player `command`; returns when it has obeyed.
+    func player(_ command: String) {
+      player?.writeToStdin(command + "\n")
+      let done = player?.waitForLine(timeout: 10) { $0.hasPrefix("done ") }
+      #expect(done != nil, "the fake player did not obey \(command)")
+    }
+
+    /// The next json frame and waybar line that satisfy their predicates, within `timeout`.
+    func lines(timeout: Double, json: (Frame) -> Bool, waybar: (String) -> Bool)
+      -> (Frame?, String?)
+    {
+      let frame = daemons[0].waitForLine(timeout: timeout) { json(Frame($0)) }.map(Frame.init)
+      let line = daemons[1].waitForLine(timeout: timeout, where: waybar)
+      return (frame, line)
+    }
+  }
+
+  /// The gradient `art_colors` holds, or `nil` without it.
+  static func gradient(_ frame: Frame) -> [RGBColor]? {
+    guard let range = frame.line.firstRange(of: "\"art_colors\":{\"gradient\":[") else {
+      return nil
+    }
+    let rest = frame.line[range.upperBound...]
+    return rest[..<(rest.firstIndex(of: "]") ?? rest.endIndex)].split(separator: ",")
+      .compactMap { RGBColor(parsing: $0.filter { $0 != "\"" }) }
+  }
+
+  static func near(_ a: RGBColor, _ b: RGBColor) -> Bool {
+    [(a.red, b.red), (a.green, b.green), (a.blue, b.blue)].allSatisfy {
+      abs(Int($0) - Int($1)) <= 8
+    }
+  }
+
+  @Test("the next track's art recolours the bars; http art falls back to colors.bars")
+  func coloursFollowTheArt() throws {
+    var template = Array("/tmp/pulsebar-art-e2e XXXXXX".utf8CString)
+    let directory = template.withUnsafeMutableBufferPointer {
+      String(cString: mkdtemp($0.baseAddress!)!)
+    }
+    defer { _ = system("rm -rf '\(directory)'") }
+    #expect(system("convert -size 64x64 xc:'\(Self.red)' '\(directory)/cover.png'") == 0)
+    #expect(system("convert -size 64x64 xc:'\(Self.cyan)' '\(directory)/cover.jpg'") == 0)
+    let desktop = try Desktop(firstArt: "file://\(directory)/cover.png")
+    desktop.player("status Playing")
+
+    let (first, firstWaybar) = desktop.lines(
+      timeout: 15, json: { Self.gradient($0) == [RGBColor(parsing: Self.red)!] },
+      waybar: { $0.contains(Self.red) })
+    #expect(first != nil, "no red art colours: \(desktop.daemons[0].standardError)")
+    #expect(firstWaybar != nil, "no red bars in waybar: \(desktop.daemons[1].standardError)")
+
+    desktop.player("art file://\(directory)/cover.jpg")
+    let (second, secondWaybar) = desktop.lines(
+      timeout: 10,
+      json: { Self.gradient($0)?.count == 1 && Self.near(Self.gradient($0)![0], Self.cyan) },
+      waybar: { !$0.contains(Self.red) && $0.contains("foreground=\\\"#") })
+    #expect(second != nil, "the colours did not follow the next track's art")
+    #expect(secondWaybar != nil)
+
+    desktop.player("art https://example.com/cover.jpg")
+    let (fallback, fallbackWaybar) = desktop.lines(
+      timeout: 10, json: { $0.line.contains("\"title\"") && Self.gradient($0) == nil },
+      waybar: { $0.contains(Self.configured) })
+    #expect(fallback != nil, "http art did not fall back")
+    #expect(fallbackWaybar != nil, "waybar did not fall back to colors.bars")
+    #expect(desktop.daemons[0].standardError.contains("art over https is not fetched"))
+  }
+}
