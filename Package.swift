@@ -123,6 +123,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
     ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
+    ("image", ["PulseBarCore", "PulseBarPlayers"]),
   ]
   for harness in harnesses {
     package.targets.append(
