@@ -89,6 +89,19 @@ struct ArtColorsEndToEndTests {
       .compactMap { RGBColor(parsing: $0.filter { $0 != "\"" }) }
   }
 
+  /// What `command` prints (one line, its newline dropped).
+  static func output(of command: String) -> String? {
+    guard let pipe = popen(command, "r") else { return nil }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case let count = fread(&buffer, 1, buffer.count, pipe), count > 0 {
+      bytes += buffer[..<count]
+    }
+    guard pclose(pipe) == 0 else { return nil }
+    if bytes.last == 10 { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   static func near(_ a: RGBColor, _ b: RGBColor) -> Bool {
     [(a.red, b.red), (a.green, b.green), (a.blue, b.blue)].allSatisfy {
       abs(Int($0) - Int($1)) <= 8
@@ -128,5 +141,26 @@ struct ArtColorsEndToEndTests {
     #expect(fallback != nil, "http art did not fall back")
     #expect(fallbackWaybar != nil, "waybar did not fall back to colors.bars")
     #expect(desktop.daemons[0].standardError.contains("art over https is not fetched"))
+
+    // The cover inline as a data: URI, padded with zeros after its end to just under the 1 MB
+    // a data: URI may hold on the bus (its colours show), then to just over it (left out
+    // whole, so the configured colours come back). Sizes are multiples of 3: no `=` padding.
+    func inline(_ size: Int) throws -> String {
+      let padded = "\(directory)/padded.png"
+      #expect(
+        system("cp '\(directory)/cover.png' '\(padded)' && truncate -s \(size) '\(padded)'") == 0)
+      return "art data:image/png;base64,"
+        + (try #require(Self.output(of: "base64 -w0 '\(padded)'")))
+    }
+    desktop.player(try inline(786_000))
+    let (under, _) = desktop.lines(
+      timeout: 10, json: { Self.gradient($0) == [RGBColor(parsing: Self.red)!] },
+      waybar: { $0.contains(Self.red) })
+    #expect(under != nil, "a data: URI under 1 MB did not show its colours")
+    desktop.player(try inline(786_435))
+    let (leftOut, _) = desktop.lines(
+      timeout: 10, json: { $0.line.contains("\"title\"") && Self.gradient($0) == nil },
+      waybar: { $0.contains(Self.configured) })
+    #expect(leftOut != nil, "a data: URI over 1 MB was not left out")
   }
 }
