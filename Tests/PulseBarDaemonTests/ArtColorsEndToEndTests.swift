@@ -23,8 +23,12 @@ struct ArtColorsEndToEndTests {
     let bus: PrivateSessionBus
     var daemons: [ChildProcess] = []
     var player: ChildProcess?
+    var mpv: ChildProcess?
 
-    init(firstArt: String) throws {
+    var environment: [String: String] { server.environment.merging(bus.environment) { $1 } }
+
+    /// `firstArt`: the fake player starts with it; `nil`: no fake player.
+    init(firstArt: String?) throws {
       server = try PrivatePulseServer()
       bus = try PrivateSessionBus(directory: server.directory)
       let config = server.directory + "/pulsebar.conf"
@@ -43,6 +47,7 @@ struct ArtColorsEndToEndTests {
               config, "--socket", server.directory + "/pulsebar-\(format).sock",
             ], environment: environment))
       }
+      guard let firstArt else { return }
       let player = try ChildProcess(
         "/usr/bin/python3",
         [
@@ -56,6 +61,7 @@ struct ArtColorsEndToEndTests {
 
     deinit {
       player?.send(SIGKILL)
+      mpv?.send(SIGKILL)
       for daemon in daemons { daemon.send(SIGTERM) }
       for daemon in daemons { _ = try? daemon.waitForExit(timeout: 5) }
       bus.stop()
@@ -162,5 +168,36 @@ struct ArtColorsEndToEndTests {
       timeout: 10, json: { $0.line.contains("\"title\"") && Self.gradient($0) == nil },
       waybar: { $0.contains(Self.configured) })
     #expect(leftOut != nil, "a data: URI over 1 MB was not left out")
+  }
+
+  @Test("mpv with mpv-mpris: cover.png, then cover.jpg beside the next track, recolour the bars")
+  func mpvCoversBesideTheTracks() throws {
+    let desktop = try Desktop(firstArt: nil)
+    let folders = ["a", "b"].map { desktop.server.directory + "/" + $0 }
+    for folder in folders { mkdir(folder, 0o700) }
+    #expect(system("convert -size 64x64 xc:'\(Self.red)' '\(folders[0])/cover.png'") == 0)
+    #expect(system("convert -size 64x64 xc:'\(Self.cyan)' '\(folders[1])/cover.jpg'") == 0)
+    let tracks = [
+      try MPRISFixtures.taggedTrack(in: folders[0], "one", title: "One", hertz: 440),
+      try MPRISFixtures.taggedTrack(in: folders[1], "two", title: "Two", hertz: 660),
+    ]
+    desktop.mpv = try MPRISFixtures.mpv(tracks, paused: false, environment: desktop.environment)
+    let (first, firstWaybar) = desktop.lines(
+      timeout: 20, json: { Self.gradient($0) == [RGBColor(parsing: Self.red)!] },
+      waybar: { $0.contains(Self.red) })
+    #expect(first != nil, "no colours from cover.png: \(desktop.daemons[0].standardError)")
+    #expect(firstWaybar != nil)
+    let next = try Binary.run(["ctl", "next"], environment: desktop.environment, timeout: 10)
+    #expect(next.status == 0)
+    let (second, secondWaybar) = desktop.lines(
+      timeout: 10,
+      json: {
+        $0.string("title") == "Two" && Self.gradient($0)?.count == 1
+          && Self.near(Self.gradient($0)![0], Self.cyan)
+      },
+      waybar: { !$0.contains(Self.red) && $0.contains("foreground=\\\"#") })
+    #expect(
+      second != nil, "the colours did not follow cover.jpg: \(desktop.daemons[0].standardError)")
+    #expect(secondWaybar != nil)
   }
 }
