@@ -86,7 +86,7 @@ let package = Package(
       name: "pulsebar-bench",
       dependencies: [
         "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
-        "CFFTW", "AllocationCounter",
+        "PulseBarPlayers", "CFFTW", "AllocationCounter",
       ],
       path: "bench", exclude: ["AllocationCounter", "README.md"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
