@@ -9,8 +9,11 @@ VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
-BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd
-BUILD_PACKAGES = pkg-config libpulse-dev libpipewire-0.3-dev libfftw3-dev libsndfile1-dev libsystemd-dev
+# libturbojpeg and libpng (album-art colours) are headers only at build time, opened with
+# dlopen at run time like libpulse.
+BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd libturbojpeg libpng
+BUILD_PACKAGES = pkg-config libpulse-dev libpipewire-0.3-dev libfftw3-dev libsndfile1-dev libsystemd-dev \
+	libturbojpeg0-dev libpng-dev
 # What `make demo` adds: a player (paplay), sox to synthesize the demo track and tmux to show
 # the Waybar line under the full-screen view. Never an
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that

@@ -59,7 +59,8 @@ let package = Package(
       swiftSettings: pipeWireHeaders + releaseLayout),
     // MPRIS players over sd-bus: the active player's state and metadata, and `pulsebar ctl`.
     .target(
-      name: "PulseBarPlayers", dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd"],
+      name: "PulseBarPlayers",
+      dependencies: ["PulseBarSystem", "PulseBarCore", "CSystemd", "CAudioLibraries"],
       swiftSettings: releaseLayout),
     .target(
       name: "PulseBarDaemon",
@@ -85,7 +86,7 @@ let package = Package(
       name: "pulsebar-bench",
       dependencies: [
         "PulseBarSystem", "PulseBarCore", "PulseBarAudio", "PulseBarDaemon", "PulseBarTestSupport",
-        "CFFTW", "AllocationCounter",
+        "PulseBarPlayers", "CFFTW", "AllocationCounter",
       ],
       path: "bench", exclude: ["AllocationCounter", "README.md"]),
     // Counts allocations in the bench binary only (checks the per-frame path allocates nothing).
@@ -122,6 +123,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
     ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
+    ("image", ["PulseBarCore", "PulseBarPlayers"]),
   ]
   for harness in harnesses {
     package.targets.append(

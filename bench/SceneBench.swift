@@ -191,9 +191,16 @@ private final class SceneBenchInput {
     var scenes = (0..<repeats).map { _ in Scene(configuration: configuration) }
     var written = 0
     // A first render outside the count: the renderer keeps the source name's bytes.
-    let player = NowPlaying(
+    // With art colours (`colors.from_art`): the palette's tags are made once, here.
+    var player = NowPlaying(
       player: "mpv", status: .playing, title: "A Song With A Long Title", artist: "The Band",
       album: "Debut", length: 215, position: 12_000_000, positionTime: 0)
+    player.artPalette = ArtPalette(
+      bars: [
+        RGBColor(red: 0x20, green: 0x40, blue: 0xe0), RGBColor(red: 0xe0, green: 0x20, blue: 0x20),
+      ],
+      glyph: RGBColor(red: 0xe0, green: 0x20, blue: 0x20),
+      glyphDimmed: RGBColor(red: 0x20, green: 0x40, blue: 0xe0))
     renderer?.nowPlaying = player
     let warmUp = FrameInfo(time: 0, source: "bench", connected: true)
     display.withUnsafeBufferPointer {

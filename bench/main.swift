@@ -3,7 +3,7 @@ import PulseBarCore
 import PulseBarDaemon
 import PulseBarSystem
 
-/// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|player|all]`: the project's benchmarks.
+/// `pulsebar-bench [analysis|scene|cava|desktop|socket|picture|waybar|mpris|player|art|all]`: the project's benchmarks.
 /// Each prints its figures as a table; `all` runs every one in turn. `desktop [pulse|pipewire]`
 /// runs the desktop bench under one audio server only; `waybar-setup [pulse|pipewire]
 /// [PULSEBAR [BEFORE]]` only its last part, the Waybar setup beside cava (not part of `all`:
@@ -19,6 +19,7 @@ let benches: [(name: String, run: () -> Void)] = [
   ("waybar", runWaybarBench),
   ("mpris", runMPRISBench),
   ("player", runPlayerBench),
+  ("art", runArtBench),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let wanted = arguments.first ?? "all"
@@ -43,7 +44,7 @@ if wanted == "soak" {
 let selected = benches.filter { wanted == "all" || $0.name == wanted }
 if selected.isEmpty {
   Console.error(
-    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, desktop, socket, picture, waybar, mpris, player, all)\n"
+    "pulsebar-bench: unknown benchmark '\(wanted)' (analysis, scene, cava, desktop, socket, picture, waybar, mpris, player, art, all)\n"
   )
   exit(2)
 }

@@ -184,6 +184,8 @@ struct BusMessage {
         metadata.url = readString(maximumBytes: Self.maximumURLBytes + 1).nonEmpty.flatMap {
           $0.utf8.count > Self.maximumURLBytes ? nil : $0
         }
+      case ("mpris:artUrl", "s"):
+        metadata.artURL = readArtURL()
       case ("xesam:asText", "s"):
         metadata.text = readString(maximumBytes: LyricFinder.maximumBytes).nonEmpty
       case ("mpris:length", "x"), ("mpris:length", "t"), ("mpris:length", "i"),
@@ -196,6 +198,20 @@ struct BusMessage {
       return true
     }
     return metadata
+  }
+}
+
+extension BusMessage {
+  /// `mpris:artUrl`, left out (never cut) past ``ArtSource/maximumDataURIBytes`` for a `data:`
+  /// URI and ``maximumURLBytes`` for any other.
+  fileprivate func readArtURL() -> String? {
+    guard let url = readString(maximumBytes: ArtSource.maximumDataURIBytes + 1).nonEmpty else {
+      return nil
+    }
+    let limit =
+      url.utf8.prefix(5).elementsEqual("data:".utf8)
+      ? ArtSource.maximumDataURIBytes : Self.maximumURLBytes
+    return url.utf8.count > limit ? nil : url
   }
 }
 

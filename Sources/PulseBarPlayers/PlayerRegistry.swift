@@ -30,6 +30,8 @@ package struct PlayerRegistry: Sendable {
     /// `xesam:url` and `xesam:asText`: where a synced lyric may be.
     package var url: String?
     package var text: String?
+    /// `mpris:artUrl` (``ArtFinder``).
+    package var artURL: String?
     /// Where playback was (``PlaybackPosition``: `Position` as last read, its `Rate`, when),
     /// or `nil` while the player has not said.
     package var position: PlaybackPosition?
@@ -171,6 +173,7 @@ package struct PlayerRegistry: Sendable {
     player.length = metadata.length
     player.url = metadata.url
     player.text = metadata.text
+    player.artURL = metadata.artURL
     player.position?.length = metadata.length
     players[busName] = player
   }
@@ -221,11 +224,15 @@ package struct Metadata: Sendable, Equatable {
   package var url: String?
   /// `xesam:asText`, the track's lyric as text (at most ``LyricFinder/maximumBytes``).
   package var text: String?
+  /// `mpris:artUrl`: a `file://` URI of at most ``BusMessage/maximumURLBytes``, or a `data:`
+  /// URI of at most ``ArtSource/maximumDataURIBytes``; longer ones are left out.
+  package var artURL: String?
 
   package init(
     title: String? = nil, artist: String? = nil, album: String? = nil, length: Double? = nil,
-    url: String? = nil, text: String? = nil
+    url: String? = nil, text: String? = nil, artURL: String? = nil
   ) {
+    self.artURL = artURL
     self.url = url
     self.text = text
     self.title = title

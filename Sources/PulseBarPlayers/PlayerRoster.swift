@@ -36,9 +36,12 @@ struct PlayerPublication: Sendable {
   let roster: PlayerRoster
 
   /// Publishes the registry's active player with `lyric`, its track's synced lyric.
-  func publish(_ registry: PlayerRegistry, lyric: SyncedLyric? = nil) {
+  func publish(
+    _ registry: PlayerRegistry, lyric: SyncedLyric? = nil, artPalette: ArtPalette? = nil
+  ) {
     var nowPlaying = registry.nowPlaying
     nowPlaying?.lyric = lyric
+    nowPlaying?.artPalette = artPalette
     feed.post(nowPlaying)
     roster.update(registry.summaries)
   }

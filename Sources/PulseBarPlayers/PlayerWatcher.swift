@@ -19,6 +19,8 @@ package final class PlayerWatcher: Sendable {
   package let preference: Mailbox<PlayerPreference>
   /// Where a reload posts `lyrics.directory` (`~` expanded; `nil`: none).
   package let lyricsDirectory: Mailbox<String?>
+  /// Where a reload posts `colors.from_art` and `colors.background`.
+  package let artSettings: Mailbox<ArtSettings>
   private let stopSignal: StopSignal
   private let thread: PosixThread
 
@@ -28,6 +30,7 @@ package final class PlayerWatcher: Sendable {
   /// `debug` gets the `-v` lines (a player that does not answer, once per player).
   package static func start(
     preference: PlayerPreference = PlayerPreference(), lyricsDirectory: String? = nil,
+    art: ArtSettings = TrackFinders.none.art.settings,
     log: @escaping @Sendable (String) -> Void,
     debug: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(BusError) -> PlayerWatcher {
@@ -36,24 +39,29 @@ package final class PlayerWatcher: Sendable {
     let roster = PlayerRoster()
     let mailbox = Mailbox(preference)
     let directory = Mailbox(lyricsDirectory)
+    let artSettings = Mailbox(art)
     let stopSignal = StopSignal()
     let session = try PlayerSession(
       connection: connection, published: PlayerPublication(feed: feed, roster: roster),
       preference: mailbox, initial: preference, debug: debug)
-    session.lyrics = LyricFinder(directory: lyricsDirectory, reloads: directory)
+    session.finders = TrackFinders(
+      lyrics: LyricFinder(directory: lyricsDirectory, reloads: directory),
+      art: ArtFinder(settings: art, reloads: artSettings))
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
     return PlayerWatcher(
       feed: feed, roster: roster, preference: mailbox, lyricsDirectory: directory,
-      stopSignal: stopSignal, thread: thread)
+      artSettings: artSettings, stopSignal: stopSignal, thread: thread)
   }
 
   private init(
     feed: PlayerFeed, roster: PlayerRoster, preference: Mailbox<PlayerPreference>,
-    lyricsDirectory: Mailbox<String?>, stopSignal: StopSignal, thread: PosixThread
+    lyricsDirectory: Mailbox<String?>, artSettings: Mailbox<ArtSettings>,
+    stopSignal: StopSignal, thread: PosixThread
   ) {
+    self.artSettings = artSettings
     self.feed = feed
     self.roster = roster
     self.preference = preference
@@ -87,8 +95,8 @@ final class PlayerSession {
   private let preference: Mailbox<PlayerPreference>
   let debug: (String) -> Void
   var registry = PlayerRegistry()
-  /// The active track's synced lyric, read here when the track changes.
-  var lyrics = LyricFinder(directory: nil, reloads: Mailbox(nil))
+  /// The active track's synced lyric and art colours, found here when the track changes.
+  var finders = TrackFinders.none
   /// The `GetAll` in flight for each player: its cookie, and whether to ask again after it.
   private var inFlight: [String: (cookie: UInt64, askAgain: Bool)] = [:]
   /// The same calls by cookie: cookie → the bus name asked.
@@ -159,7 +167,7 @@ final class PlayerSession {
     let busIndex = poll.add(state.descriptor, state.events)
     poll.add(stop.descriptor)
     poll.add(preference.descriptor)
-    poll.add(lyrics.reloads.descriptor)
+    for descriptor in finders.descriptors { poll.add(descriptor) }
     var stopOnly = PollSet()
     stopOnly.add(stop.descriptor)
     while !stop.isRequested {
@@ -179,7 +187,7 @@ final class PlayerSession {
         registry.preference = preference
         changed = true
       }
-      if lyrics.takeReload() { changed = true }
+      if finders.takeReloads() { changed = true }
       let now = monotonicSeconds()
       let (followedAgain, nextReread) = signals.followMutedAgain(now: now, context: context)
       for owner in followedAgain {
@@ -188,8 +196,7 @@ final class PlayerSession {
       for name in silentRetries.due(at: now) { requestProperties(of: name) }
       if changed {
         changed = false
-        let lyric = lyrics.lyric(for: registry.active?.lyricTrack, debug: debug)
-        published.publish(registry, lyric: lyric)
+        finders.publish(registry, to: published, debug: debug)
       }
       let state = connection.pollState
       poll.update(busIndex, state.events)

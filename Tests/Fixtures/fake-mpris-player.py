@@ -9,7 +9,8 @@ misbehaving as its options say. It prints one line per event on stdout ("ready",
 
 With --commands it also obeys lines on stdin, as a real player follows its user: "status S"
 (Playing, Paused, Stopped: the --play child stops unless playing, as a player's stream does)
-and "title T" (a new track); each is announced with PropertiesChanged and answered "done".
+"title T" (a new track) and "art URL" (a new track's mpris:artUrl); each is announced
+with PropertiesChanged and answered "done".
 """
 
 import argparse
@@ -68,6 +69,7 @@ def parse():
                         help="seconds between PropertiesChanged(PlaybackStatus) Playing <-> Paused")
     parser.add_argument("--artist", default=None, help="the one artist (else Artist 0, 1, …)")
     parser.add_argument("--commands", action="store_true", help="obey status/title lines on stdin")
+    parser.add_argument("--art-url", default=None, help="mpris:artUrl (file://, data:, http…)")
     parser.add_argument("--play", default=None,
                         help="an audio file a child process (paplay) plays, as a wrapper's player does")
     return parser.parse_args()
@@ -99,6 +101,8 @@ def metadata(options, title=None):
             [dbus.String("Artist %d" % i) for i in range(options.artists)], signature="s"),
         "xesam:album": dbus.String("Album"),
     }
+    if options.art_url:
+        values["mpris:artUrl"] = dbus.String(options.art_url)
     for index in range(options.keys):
         values["pulsebar:junk%d" % index] = dbus.String("junk")
     length = length_value(options)
@@ -330,6 +334,9 @@ def obey(player, options, state):
             status(value)
         elif command == "title":
             title(value)
+        elif command == "art":
+            options.art_url = value
+            title(player.metadata["xesam:title"])
         say("done " + command)
         return True
 

@@ -11,4 +11,33 @@ const char *pulsebar_open_libpulse(void);
 /// Opens libsndfile.so.1 (every sf_* function pulsebar calls).
 const char *pulsebar_open_libsndfile(void);
 
+#include <stddef.h>
+
+/// What an album-art decode may take: the file's bytes, the pixels a side, a PNG's pixels in all
+/// (it decodes at full size), and the shorter side a JPEG is scaled down to (not below).
+typedef struct {
+  size_t max_bytes;
+  int max_side;
+  long max_full_pixels;
+  int target_side;
+} pulsebar_image_limits;
+
+/// Decoded pixels, 3 bytes each (red, green, blue), row after row; free with
+/// pulsebar_image_free.
+typedef struct {
+  unsigned char *pixels;
+  int width;
+  int height;
+} pulsebar_image;
+
+/// Decodes a JPEG (TurboJPEG, scaled down) or a PNG (libpng's simplified API) in memory. 0 and
+/// `image` filled, or -1 with a one-line reason in `error` (not an image, over a limit,
+/// truncated or corrupt, the library missing). Opens each library on first use; any thread.
+int pulsebar_decode_image(const unsigned char *data, size_t size,
+                          const pulsebar_image_limits *limits, pulsebar_image *image, char *error,
+                          size_t error_size);
+
+/// Frees what pulsebar_decode_image returned.
+void pulsebar_image_free(pulsebar_image *image);
+
 #endif

@@ -127,6 +127,12 @@ package enum ConfigKeys {
     .color("colors", "paused", \.pausedColor, "the glyph's colour while paused"),
     .color("colors", "stopped", \.stoppedColor, "the glyph's colour while stopped"),
     .color("colors", "bubbles", \.bubbleColor, "the bubbles' colour"),
+    .boolean(
+      "colors", "from_art", \.colorsFromArt,
+      "take the bars' gradient and the glyph's colours from the track's art (file:// or data:)"),
+    .color(
+      "colors", "background", \.backgroundColor,
+      "the bar's background: art colours keep a 3:1 contrast with it (empty: black)"),
     .names(
       "players", "ignore", \.players.ignore,
       "MPRIS players never shown (bus names after org.mpris.MediaPlayer2., as prefixes)"),

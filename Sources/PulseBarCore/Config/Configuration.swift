@@ -94,6 +94,10 @@ package struct Configuration: Sendable, Equatable {
   package var stoppedColor: RGBColor?
   /// The bubbles' colour; `nil` means none.
   package var bubbleColor: RGBColor?
+  /// Take the bars' gradient and the glyph's colours from the track's album art.
+  package var colorsFromArt = false
+  /// The bar's background, which art colours must stay readable on (`nil`: black).
+  package var backgroundColor: RGBColor? = RGBColor(red: 0x22, green: 0x22, blue: 0x22)
 
   // MARK: [players]
   /// MPRIS players ignored and preferred (``PlayerPreference``).

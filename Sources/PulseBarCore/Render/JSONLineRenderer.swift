@@ -5,7 +5,8 @@
 /// The change filter leaves out `seq` and `time`, which change every frame by definition, so
 /// a still scene writes nothing. The player's fields carry the raw values, JSON-escaped once
 /// per change; `position` (seconds) is extrapolated per frame, and `lyric` is the synced
-/// lyric's line at that position (left out when there is none).
+/// lyric's line at that position (left out when there is none). With `colors.from_art`,
+/// `art_colors` holds the track's palette: `{"gradient":[…],"playing":…,"paused":…}`.
 struct JSONLineRenderer {
   var filter = LineFilter()
   private let bubbleGlyphs: GlyphTable
@@ -49,6 +50,13 @@ struct JSONLineRenderer {
     if let volume = nowPlaying.volume {
       playerJSON.append(",\"volume\":")
       playerJSON.append(volume, decimals: 3)
+    }
+    if let palette = nowPlaying.artPalette {
+      let bars = palette.bars.map { "\"\($0)\"" }.joined(separator: ",")
+      playerJSON.append(
+        Array(
+          (",\"art_colors\":{\"gradient\":[\(bars)],\"playing\":\"\(palette.glyph)\","
+            + "\"paused\":\"\(palette.glyphDimmed)\"}").utf8))
     }
   }
 

@@ -4,10 +4,16 @@
 /// A coloured bar is one entry of ``bars``: its opening tag, its glyph and the closing tag,
 /// so a frame copies one run of bytes per bar. A gradient over position is laid out for a bar
 /// count on the first frame that has it (a renderer serves one bar count, so once); over height
-/// it is per glyph level.
+/// it is per glyph level. Art colours (``ArtPalette``) replace the configured gradient and
+/// glyph colours once per track change (``use(_:)``), never per frame.
 struct LineColors: Sendable {
   private let dialect: LineDialect
-  private let barStops: [RGBColor]
+  private var barStops: [RGBColor]
+  /// `[colors]` as configured: the gradient, and the glyph's (per state) and bubbles' colours.
+  private let configuredStops: [RGBColor]
+  private let configuredSingles: [RGBColor?]
+  /// The art palette in use, `nil`: the configured colours.
+  private var palette: ArtPalette?
   private let coloring: BarColoring
   /// The bar glyphs in the dialect, lowest first.
   private let barGlyphs: [String]
@@ -17,26 +23,45 @@ struct LineColors: Sendable {
   private var laidOutBars = -1
   /// The glyph's opening tag per state (playing, paused, stopped; empty: none) and the
   /// bubbles' (index 3).
-  let tags: GlyphTable
+  private(set) var tags: GlyphTable
   /// The closing tag (empty when the dialect has no colour).
   let closing: GlyphTable
 
   init(_ configuration: Configuration, dialect: LineDialect) {
     self.dialect = dialect
     let colored = dialect.colors != .none
-    barStops = colored ? configuration.barColors : []
+    configuredStops = colored ? configuration.barColors : []
+    barStops = configuredStops
     coloring = configuration.barColoring
     barGlyphs = configuration.barGlyphs.map { TextGlyphs.encoded($0, dialect.glyphEncoding) }
-    let singles = [
+    configuredSingles = [
       configuration.playingColor, configuration.pausedColor, configuration.stoppedColor,
       configuration.bubbleColor,
     ]
-    tags = GlyphTable(
+    tags = Self.tags(configuredSingles, dialect: dialect)
+    closing = GlyphTable([dialect.encoded(dialect.colorClosing)])
+    if coloring == .height { bars = coloredBars(count: barGlyphs.count) }
+  }
+
+  /// Takes the track's art colours (`nil`: back to the configured ones); a no-op when they
+  /// did not change. Once per track change: it encodes every tag afresh.
+  mutating func use(_ palette: ArtPalette?) {
+    guard palette != self.palette, dialect.colors != .none else { return }
+    self.palette = palette
+    barStops = palette?.bars ?? configuredStops
+    var singles = configuredSingles
+    if let palette { singles[0...2] = [palette.glyph, palette.glyphDimmed, palette.glyphDimmed] }
+    tags = Self.tags(singles, dialect: dialect)
+    laidOutBars = -1
+    bars = coloring == .height ? coloredBars(count: barGlyphs.count) : GlyphTable([])
+  }
+
+  private static func tags(_ singles: [RGBColor?], dialect: LineDialect) -> GlyphTable {
+    let colored = dialect.colors != .none
+    return GlyphTable(
       singles.map { color in
         color.map { colored ? dialect.encoded(dialect.colorOpening($0)) : "" } ?? ""
       })
-    closing = GlyphTable([dialect.encoded(dialect.colorClosing)])
-    if coloring == .height { bars = coloredBars(count: barGlyphs.count) }
   }
 
   /// True when the bars are coloured.

@@ -66,6 +66,7 @@ struct TemplateRenderer {
   mutating func update(nowPlaying: NowPlaying?, source: String, connected: Bool) {
     position = nowPlaying?.playbackPosition
     lyricLines.update(nowPlaying?.lyric)
+    colors.use(nowPlaying?.artPalette)
     self.connected = connected
     widest.trackChanged(to: nowPlaying)
     for index in templates.indices {

@@ -36,6 +36,8 @@ package struct NowPlaying: Sendable, Equatable {
   package var desktopEntry: String?
   /// The track's synced lyric, when one was found (read on the players' thread).
   package var lyric: SyncedLyric?
+  /// The track's art colours (`colors.from_art`), built on the players' thread.
+  package var artPalette: ArtPalette?
   /// MPRIS `Volume` (1 is 100 %), within ``PlayerValueBounds/volume(_:)``, when it says.
   package var volume: Double?
 

@@ -99,6 +99,7 @@ final class Daemon {
         preference: configuration.players,
         lyricsDirectory: LyricPaths.directory(
           configuration.lyricsDirectory, home: environment("HOME")),
+        art: ArtSettings(configuration),
         log: { logger.warning($0) },
         debug: { logger.debug($0) })
     } catch {
@@ -195,6 +196,7 @@ final class Daemon {
       players?.preference.post(reloaded.players)
       players?.lyricsDirectory.post(
         LyricPaths.directory(reloaded.lyricsDirectory, home: environment("HOME")))
+      players?.artSettings.post(ArtSettings(reloaded))
       logger.debug("reload: new config in effect")
       return reloaded
     } catch {

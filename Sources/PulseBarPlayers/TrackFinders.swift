@@ -1,0 +1,36 @@
+import PulseBarCore
+import PulseBarSystem
+
+/// What the players' thread looks up for the active track before it publishes it: its synced
+/// lyric (``LyricFinder``) and its art colours (``ArtFinder``), each once per track.
+struct TrackFinders {
+  var lyrics: LyricFinder
+  var art: ArtFinder
+
+  /// Nothing to find: no lyrics directory, no art colours.
+  static let none = TrackFinders(
+    lyrics: LyricFinder(directory: nil, reloads: Mailbox(nil)),
+    art: ArtFinder(
+      settings: ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)),
+      reloads: Mailbox(ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)))
+    ))
+
+  /// The reload mailboxes' descriptors, for the thread's poll.
+  var descriptors: [FileDescriptor] { [lyrics.reloads.descriptor, art.reloads.descriptor] }
+
+  /// Takes reloaded settings; true when any changed (the track is then published again).
+  mutating func takeReloads() -> Bool {
+    let lyricsChanged = lyrics.takeReload()
+    return art.takeReload() || lyricsChanged
+  }
+
+  /// Publishes `registry` with the active track's lyric and art colours.
+  mutating func publish(
+    _ registry: PlayerRegistry, to published: PlayerPublication, debug: (String) -> Void
+  ) {
+    let active = registry.active
+    let lyric = lyrics.lyric(for: active?.lyricTrack, debug: debug)
+    let palette = art.palette(for: active?.artURL, debug: debug)
+    published.publish(registry, lyric: lyric, artPalette: palette)
+  }
+}
