@@ -129,9 +129,16 @@ extension PrivateAudioServer {
     return state
   }
 
-  /// Makes `sink` the default sink with `pactl set-default-sink`.
+  /// Makes `sink` the default sink with `pactl set-default-sink`. On PipeWire it returns once
+  /// WirePlumber has made it `default.audio.sink` (pipewire-pulse only sets the configured
+  /// default), like ``PrivatePipeWireSession/setDefaultSinkNatively(_:)``.
   package func setDefaultSink(_ sink: String) throws(SpawnError) {
     try pactl(["set-default-sink", sink])
+    if let session = self as? PrivatePipeWireSession {
+      try session.awaitDefaultSink(sink) { () throws(SpawnError) in
+        _ = try pactl(["set-default-sink", sink])
+      }
+    }
   }
 
   /// The index `pactl list short sources` gives the source named `name`.
