@@ -123,7 +123,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("audio-file", ["PulseBarAudio"]), ("raw-pcm", ["PulseBarAudio"]),
     ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
-    ("image", ["PulseBarCore", "PulseBarPlayers"]),
+    ("image", ["PulseBarCore", "PulseBarPlayers"]), ("uri", ["PulseBarCore"]),
   ]
   for harness in harnesses {
     package.targets.append(

@@ -4,8 +4,15 @@
 ///
 /// The URL comes from the player: untrusted. Only a `file://` URI with an absolute path (and
 /// no host but `localhost`) names a file; it is percent-decoded, and one whose bytes are not
-/// UTF-8, hold a NUL or a bad escape names none.
+/// UTF-8, hold a NUL or a bad escape names none. The path is normalised (no empty or `.`
+/// component); one with a `..` component, or longer than ``maximumPathBytes`` or a name longer
+/// than ``maximumNameBytes``, names none: `..` is refused rather than resolved, since through a
+/// symbolic link the kernel's `..` is not the lexical one.
 package enum LyricPaths {
+  /// Linux's `PATH_MAX` (with its NUL) and `NAME_MAX`: longer names no file.
+  package static let maximumPathBytes = 4095
+  package static let maximumNameBytes = 255
+
   /// The files to try for a track, best first.
   package static func candidates(
     url: String?, artist: String?, title: String?, directory: String?
@@ -18,8 +25,11 @@ package enum LyricPaths {
     return paths
   }
 
-  /// The local path of a `file://` URI, percent-decoded; `nil` for anything else.
+  /// The local path of a `file://` URI, percent-decoded and normalised; `nil` for anything
+  /// else.
   package static func filePath(fromURI uri: String) -> String? {
+    // Each byte of the path is at most 3 of the URI (`%XX`): a longer URI names none.
+    guard uri.utf8.count <= 16 + 3 * maximumPathBytes else { return nil }
     var rest = Substring(uri)
     guard rest.prefix(7).lowercased() == "file://" else { return nil }
     rest = rest.dropFirst(7)
@@ -40,25 +50,51 @@ package enum LyricPaths {
     guard !bytes.contains(0), let path = String(validating: bytes, as: UTF8.self) else {
       return nil
     }
-    return path
+    return normalised(path)
+  }
+
+  /// `path` (absolute) without empty or `.` components; `nil` with a `..` component, none at
+  /// all, or past ``maximumPathBytes`` or ``maximumNameBytes``.
+  static func normalised(_ path: String) -> String? {
+    let names = path.utf8.split(separator: UInt8(ascii: "/")).filter {
+      !$0.elementsEqual(".".utf8)
+    }
+    guard !names.isEmpty,
+      names.allSatisfy({ $0.count <= maximumNameBytes && !$0.elementsEqual("..".utf8) })
+    else { return nil }
+    let length = names.reduce(0) { $0 + 1 + $1.count }
+    guard length <= maximumPathBytes else { return nil }
+    // Cut at ASCII `/` bytes out of valid UTF-8: every name is valid UTF-8 too.
+    return String(
+      decoding: names.reduce(into: [UInt8]()) { $0 += [UInt8(ascii: "/")] + $1 }, as: UTF8.self)
   }
 
   /// `track` with its suffix (`.flac`) replaced by `.lrc`, or `.lrc` added when it has none.
+  /// Bytes, not characters: a `/` or `.` followed by a combining mark is one character.
   package static func besideTrack(_ track: String) -> String {
-    let name = track.lastIndex(of: "/").map { track.index(after: $0) } ?? track.startIndex
-    guard let dot = track[name...].lastIndex(of: "."), dot > name else { return track + ".lrc" }
-    return track[..<dot] + ".lrc"
+    let utf8 = track.utf8
+    let name =
+      utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+    guard let dot = utf8[name...].lastIndex(of: UInt8(ascii: ".")), dot > name else {
+      return track + ".lrc"
+    }
+    // Cut before an ASCII byte of valid UTF-8: the part before is valid UTF-8.
+    return String(Substring(utf8[..<dot])) + ".lrc"
   }
 
   /// `directory/Artist - Title.lrc`, or `nil` without both; a `/` or a NUL in a name becomes
-  /// `_`, so a name never leaves the directory.
+  /// `_`, so a name never leaves the directory. Scalars, not characters: a `/` followed by a
+  /// combining mark is one character but still the kernel's separator.
   package static func inDirectory(_ directory: String, artist: String?, title: String?)
     -> String?
   {
     guard let artist, let title, !artist.isEmpty, !title.isEmpty, !directory.isEmpty else {
       return nil
     }
-    let name = "\(artist) - \(title).lrc".map { $0 == "/" || $0 == "\0" ? "_" : $0 }
+    var name = String.UnicodeScalarView()
+    for scalar in "\(artist) - \(title).lrc".unicodeScalars {
+      name.append(scalar == "/" || scalar == "\0" ? "_" : scalar)
+    }
     return (directory.hasSuffix("/") ? directory : directory + "/") + String(name)
   }
 
