@@ -89,7 +89,7 @@ example=/usr/share/doc/pulsebar/examples/pulsebar.conf
 if ! checked=$(bare pulsebar check-config "$example" 2>&1); then
   fail "pulsebar check-config $example: $checked"
 fi
-for snippet in polybar.ini i3blocks.conf waybar-config.jsonc eww.yuck fontconfig-cjk.conf; do
+for snippet in polybar.ini i3blocks.conf waybar-config.jsonc eww.yuck fontconfig-cjk.conf now-playing.conf; do
   [ -f /usr/share/doc/pulsebar/examples/$snippet ] ||
     fail "/usr/share/doc/pulsebar/examples/$snippet is missing"
 done

@@ -100,6 +100,12 @@ final class RealBarDesktop {
     #expect(result.status == 0, "ctl \(action): \(result.error)")
   }
 
+  /// The daemon's next json frame (from the json observer) that satisfies `predicate`.
+  func waitForFrame(timeout: Double = 20, _ predicate: (JSONValue) -> Bool) -> JSONValue? {
+    observer?.waitForLine(timeout: timeout) { JSONValue.parse($0).map(predicate) ?? false }
+      .flatMap(JSONValue.parse)
+  }
+
   /// Waits until the daemon's state is `state` (from the json observer).
   func waitForState(_ state: String, timeout: Double = 20) -> Bool {
     guard let observer else { return false }
