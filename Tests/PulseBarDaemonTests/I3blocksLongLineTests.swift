@@ -118,7 +118,11 @@ final class LongLineSway {
   let swaybar: ChildProcess
   static let size = (width: 6000, height: 60)
 
-  init(session: BarSession, environment: [String: String], socket: String) throws {
+  /// `block`: the module's i3blocks section (default: the shipped command on `socket`, with
+  /// Pango markup); it is drawn between the marker blocks with no separator.
+  init(session: BarSession, environment: [String: String], socket: String, block: String? = nil)
+    throws
+  {
     self.session = session
     let directory = session.directory
     var blocks = ""
@@ -127,6 +131,10 @@ final class LongLineSway {
         "[\(name)]\nfull_text=<span background=\"\(color)\" foreground=\"\(color)\">MM</span>\n"
       blocks += "markup=pango\nseparator=false\nseparator_block_width=0\n\n"
       guard name == "l" else { continue }
+      if let block {
+        blocks += block + "\nseparator=false\nseparator_block_width=0\n\n"
+        continue
+      }
       blocks += """
         [pulsebar]
         command=pulsebar listen --socket \(socket) --format text --fps 30
