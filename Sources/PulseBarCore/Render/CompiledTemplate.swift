@@ -15,6 +15,8 @@ struct CompiledTemplate {
   let literals: GlyphTable
   /// Per item: the escaped (and fitted) value of a track field; empty when it has none.
   var values: [ByteLine]
+  /// Per item: the cells of ``values`` (``CellSpan``), counted with them.
+  var valueSpans: [CellSpan]
   /// Per item: `:scroll` was asked for.
   let scrolls: [Bool]
   /// Per item that scrolls: its value as a ``Marquee`` (made with ``values``).
@@ -29,8 +31,9 @@ struct CompiledTemplate {
       texts += [item.opener, item.closer]
       texts.append(index < template.separators.count ? template.separators[index] : "")
     }
-    literals = GlyphTable(texts.map(dialect.encoded))
+    literals = GlyphTable(texts.map(dialect.encoded), markup: dialect.markup)
     values = Array(repeating: ByteLine(), count: template.items.count)
+    valueSpans = Array(repeating: .plain(0), count: template.items.count)
     scrolls = template.items.map(\.scrolls)
     marquees = Array(repeating: nil, count: template.items.count)
   }
@@ -55,6 +58,28 @@ struct CompiledTemplate {
 
   /// True when the template shows one of `wanted`.
   func shows(_ wanted: Template.Field...) -> Bool { fields.contains { wanted.contains($0) } }
+
+  /// Sets track field `item`'s value (`nil`: none): fitted to its width, escaped for
+  /// `dialect`, its cells counted (``valueSpans``), and its marquee when it scrolls.
+  mutating func setTrackValue(
+    _ item: Int, to value: String?, dialect: LineDialect, scrollStyle: ScrollStyle
+  ) {
+    var line = ByteLine()
+    let width = widths[item]
+    if scrolls[item] {
+      updateMarquee(
+        item, value: UntrustedText.sanitized(value ?? ""), style: scrollStyle, dialect: dialect)
+    }
+    let text = width > 0 ? TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width) : value
+    // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
+    if fields[item] == .volume, let text {
+      line.append(Array(text.utf8))
+    } else if let text {
+      UntrustedText.append(text, as: dialect.values, to: &line)
+    }
+    values[item] = line
+    valueSpans[item] = VisibleCells.span(of: line.bytes, markup: dialect.markup)
+  }
 }
 
 extension Template.Field {

@@ -1,12 +1,17 @@
 /// Glyphs encoded once as UTF-8 in one flat array, so drawing one costs no
 /// reference counting (an array of arrays retains the inner array on every read).
+///
+/// Made for a line's markup, it also keeps each glyph's ``CellSpan``, so a frame adds the cells
+/// it drew without reading them (``span(_:)``).
 struct GlyphTable: Sendable {
   private let storage: [UInt8]
   private let starts: [Int]
+  /// Per glyph, its cells in the markup the table was made for (empty without one).
+  private let spans: [CellSpan]
   /// Glyphs in the table.
   let count: Int
 
-  init(_ glyphs: [String]) {
+  init(_ glyphs: [String], markup: VisibleCells.Markup? = nil) {
     var storage: [UInt8] = []
     var starts: [Int] = [0]
     for glyph in glyphs {
@@ -16,6 +21,9 @@ struct GlyphTable: Sendable {
     self.storage = storage
     self.starts = starts
     count = glyphs.count
+    spans =
+      markup.map { markup in glyphs.map { VisibleCells.span(of: $0.utf8, markup: markup) } }
+      ?? []
   }
 
   var isEmpty: Bool { count == 0 }
@@ -27,6 +35,12 @@ struct GlyphTable: Sendable {
     return storage.withUnsafeBufferPointer { all in
       body(UnsafeBufferPointer(rebasing: all[starts[glyph]..<starts[glyph + 1]]))
     }
+  }
+
+  /// Glyph `index`'s ``CellSpan`` (`index` wraps around); the table was made with a markup.
+  @inline(__always)
+  func span(_ index: Int) -> CellSpan {
+    spans[index < count ? index : index % count]
   }
 }
 
@@ -46,11 +60,16 @@ struct TextGlyphs: Sendable {
   let bubbles: GlyphTable
   let morph: GlyphTable
 
-  init(_ configuration: Configuration, encoding: GlyphEncoding) {
+  /// The glyphs in `encoding`, with their cells in `markup` when given (``GlyphTable``).
+  init(
+    _ configuration: Configuration, encoding: GlyphEncoding, markup: VisibleCells.Markup? = nil
+  ) {
     self.encoding = encoding
-    bars = GlyphTable(configuration.barGlyphs.map { Self.encoded($0, encoding) })
-    bubbles = GlyphTable(configuration.bubbleGlyphs.map { Self.encoded($0, encoding) })
-    morph = GlyphTable(configuration.morphGlyphs.map { Self.encoded($0, encoding) })
+    bars = GlyphTable(configuration.barGlyphs.map { Self.encoded($0, encoding) }, markup: markup)
+    bubbles = GlyphTable(
+      configuration.bubbleGlyphs.map { Self.encoded($0, encoding) }, markup: markup)
+    morph = GlyphTable(
+      configuration.morphGlyphs.map { Self.encoded($0, encoding) }, markup: markup)
   }
 
   /// `glyph` written in `encoding`.

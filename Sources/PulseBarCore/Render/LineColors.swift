@@ -39,7 +39,7 @@ struct LineColors: Sendable {
       configuration.bubbleColor,
     ]
     tags = Self.tags(configuredSingles, dialect: dialect)
-    closing = GlyphTable([dialect.encoded(dialect.colorClosing)])
+    closing = GlyphTable([dialect.encoded(dialect.colorClosing)], markup: dialect.markup)
     if coloring == .height { bars = coloredBars(count: barGlyphs.count) }
   }
 
@@ -61,7 +61,7 @@ struct LineColors: Sendable {
     return GlyphTable(
       singles.map { color in
         color.map { colored ? dialect.encoded(dialect.colorOpening($0)) : "" } ?? ""
-      })
+      }, markup: dialect.markup)
   }
 
   /// True when the bars are coloured.
@@ -101,6 +101,6 @@ struct LineColors: Sendable {
       let closing = dialect.encoded(dialect.colorClosing)
       entries += barGlyphs.map { opening + $0 + closing }
     }
-    return GlyphTable(entries)
+    return GlyphTable(entries, markup: dialect.markup)
   }
 }

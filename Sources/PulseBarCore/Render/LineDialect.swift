@@ -40,6 +40,17 @@ struct LineDialect: Sendable, Equatable {
     }
   }
 
+  /// How the line's visible cells are read (``VisibleCells``).
+  var markup: VisibleCells.Markup {
+    switch (inJSON, colors) {
+    case (true, _): .pangoInJSON
+    case (false, .none): .none
+    case (false, .pango): .pango
+    case (false, .polybar): .polybar
+    case (false, .ansi): .ansi
+    }
+  }
+
   /// How glyphs from the config are written.
   var glyphEncoding: GlyphEncoding {
     switch (values, inJSON) {

@@ -5,13 +5,16 @@ struct LyricLines {
   /// The widths the templates ask (0: the line's own width), in the order of ``tables``.
   private let widths: [Int]
   private let dialect: UntrustedText.Dialect
+  /// How the line's cells are read (each line's ``CellSpan``); `nil`: not counted.
+  private let markup: VisibleCells.Markup?
   private(set) var lyric: SyncedLyric?
   /// Per width: every line, escaped (and fitted).
   private var tables: [GlyphTable] = []
 
-  init(widths: [Int], dialect: UntrustedText.Dialect) {
+  init(widths: [Int], dialect: UntrustedText.Dialect, markup: VisibleCells.Markup? = nil) {
     self.widths = widths
     self.dialect = dialect
+    self.markup = markup
   }
 
   /// A new lyric (or none); the same one again costs a comparison (its lines are one array,
@@ -30,7 +33,7 @@ struct LyricLines {
             UntrustedText.append(line.text, as: dialect, to: &escaped)
           }
           return String(decoding: escaped.bytes, as: UTF8.self)
-        })
+        }, markup: markup)
     }
   }
 
@@ -46,8 +49,14 @@ struct LyricLines {
   /// cells of padding.
   func append(_ index: Int?, width: Int, into out: inout ByteLine) {
     guard let index, let table = widths.firstIndex(of: width) else {
-      return TemplateRenderer.appendPadding(width, into: &out)
+      return FieldText.appendPadding(width, into: &out)
     }
     tables[table].withGlyph(index) { out.append($0) }
+  }
+
+  /// The cells ``append(_:width:into:)`` draws.
+  func span(_ index: Int?, width: Int) -> CellSpan {
+    guard let index, let table = widths.firstIndex(of: width) else { return .plain(width) }
+    return tables[table].span(index)
   }
 }

@@ -24,16 +24,20 @@ struct Marquee {
   let width: Int
   /// Whether the value is wider than the window (else it does not move).
   let scrolls: Bool
+  /// The cells ``append(into:)`` draws: exact when every character's escaped bytes count as
+  /// its cells and start and end clean (``CellSpan``), else not clean (the line is counted).
+  let span: CellSpan
   private let speed: Double
   private let pause: Double
   /// Seconds played since the value changed, and the clock they were last counted to.
   private(set) var scrollTime = 0.0
   private var lastClock: Double?
 
-  /// A marquee over `value` (already sanitized) with `separator` between loops.
+  /// A marquee over `value` (already sanitized) with `separator` between loops, its cells
+  /// read in `markup`.
   init(
     value: String, width: Int, separator: String, speed: Double, pause: Double,
-    dialect: UntrustedText.Dialect
+    dialect: UntrustedText.Dialect, markup: VisibleCells.Markup = .none
   ) {
     self.value = value
     self.width = width
@@ -44,17 +48,26 @@ struct Marquee {
     var byteStarts: [Int] = []
     var cellStarts: [Int] = []
     var cells = 0
+    var clean = true
     for character in scrolls ? value + separator : TextCells.fit(value, cells: width) {
       byteStarts.append(bytes.count)
       cellStarts.append(cells)
       UntrustedText.append(String(character), as: dialect, to: &bytes)
       cells += TextCells.width(of: character)
+      let span = VisibleCells.span(
+        of: bytes.bytes[byteStarts[byteStarts.count - 1]...], markup: markup)
+      clean =
+        clean && span.startsClean && span.endsClean
+        && span.cells == TextCells.width(of: character)
     }
     byteStarts.append(bytes.count)
     cellStarts.append(cells)
     self.bytes = bytes
     self.byteStarts = byteStarts
     self.cellStarts = cellStarts
+    let drawn = scrolls ? width : max(cells, width)
+    span = CellSpan(
+      cells: drawn, startsClean: clean, endsClean: clean, isEmpty: drawn == 0 && bytes.count == 0)
   }
 
   /// The loop's length in cells (value and separator).
@@ -144,13 +157,12 @@ struct ScrollStyle: Sendable {
 extension CompiledTemplate {
   /// Makes item `item`'s ``Marquee`` for `value`; the same value keeps its marquee and the
   /// scroll time it had (a new player snapshot with the same title does not restart it).
-  mutating func updateMarquee(
-    _ item: Int, value: String, style: ScrollStyle, dialect: UntrustedText.Dialect
-  ) {
+  mutating func updateMarquee(_ item: Int, value: String, style: ScrollStyle, dialect: LineDialect)
+  {
     if let marquee = marquees[item], marquee.value == value { return }
     marquees[item] = Marquee(
       value: value, width: widths[item], separator: style.separator, speed: style.speed,
-      pause: style.pause, dialect: dialect)
+      pause: style.pause, dialect: dialect.values, markup: dialect.markup)
   }
 
   /// Counts scroll time to `clock` in every marquee (``Marquee/advance(to:playing:)``).

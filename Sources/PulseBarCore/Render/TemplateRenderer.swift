@@ -22,6 +22,9 @@ struct TemplateRenderer {
   var scratch = ByteLine(capacity: 32)
   /// The widest line drawn since the track changed, which later lines are padded to.
   private var widest: WidestLine
+  /// The visible cells of the line last rendered, added up field by field (``CellTally``);
+  /// `nil` when two of its runs met where the line has to be counted whole.
+  private(set) var renderedCells: Int?
 
   /// How scrolling fields move (`output.scroll_*`).
   private let scrollStyle: ScrollStyle
@@ -36,11 +39,12 @@ struct TemplateRenderer {
     templates = texts.map {
       CompiledTemplate(Template(validated: $0, fallback: fallback), dialect: dialect)
     }
-    glyphs = TextGlyphs(configuration, encoding: dialect.glyphEncoding)
+    glyphs = TextGlyphs(configuration, encoding: dialect.glyphEncoding, markup: dialect.markup)
     colors = LineColors(configuration, dialect: dialect)
     bubbleSlots = max(0, configuration.bubbleMax)
     lyricLines = LyricLines(
-      widths: Array(Set(templates.flatMap { $0.widths(of: .lyric) })), dialect: dialect.values)
+      widths: Array(Set(templates.flatMap { $0.widths(of: .lyric) })), dialect: dialect.values,
+      markup: dialect.markup)
     playerIcons = configuration.playerIcons
   }
 
@@ -84,22 +88,7 @@ struct TemplateRenderer {
           case .playerIcon: nowPlaying.map { playerIcons.icon(for: $0.player) }
           default: nil
           }
-        var line = ByteLine()
-        let width = template.widths[item]
-        if template.scrolls[item] {
-          template.updateMarquee(
-            item, value: UntrustedText.sanitized(value ?? ""), style: scrollStyle,
-            dialect: dialect.values)
-        }
-        let text =
-          width > 0 ? TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width) : value
-        // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
-        if template.fields[item] == .volume, let text {
-          line.append(Array(text.utf8))
-        } else if let text {
-          UntrustedText.append(text, as: dialect.values, to: &line)
-        }
-        template.values[item] = line
+        template.setTrackValue(item, to: value, dialect: dialect, scrollStyle: scrollStyle)
       }
       templates[index] = template
     }
@@ -124,7 +113,7 @@ struct TemplateRenderer {
   // MARK: - Per frame
 
   /// Appends template `index` for this frame; `clock` is the monotonic time the position is
-  /// extrapolated to (`nil`: as last sampled).
+  /// extrapolated to (`nil`: as last sampled). Adds up its cells as it goes (``renderedCells``).
   mutating func render(
     _ index: Int, into out: inout ByteLine, scene: borrowing Scene,
     bars: UnsafeBufferPointer<Float>, clock: Double?
@@ -134,7 +123,8 @@ struct TemplateRenderer {
     if let clock { templates[index].advanceMarquees(to: clock, playing: scene.state == .playing) }
     let template = templates[index]
     let seconds = position.map { $0.seconds(at: clock ?? $0.sampledAt) }
-    template.literals.withGlyph(CompiledTemplate.prefix) { out.append($0) }
+    var tally = CellTally()
+    appendLiteral(CompiledTemplate.prefix, of: template, into: &out, tally: &tally)
     var previous = -1
     for item in template.fields.indices {
       let field = template.fields[item]
@@ -143,39 +133,72 @@ struct TemplateRenderer {
         continue
       }
       if previous >= 0 {
-        template.literals.withGlyph(template.lightestSeparator(from: previous, to: item)) {
-          out.append($0)
-        }
+        appendLiteral(
+          template.lightestSeparator(from: previous, to: item), of: template, into: &out,
+          tally: &tally)
       }
-      template.literals.withGlyph(CompiledTemplate.opener(item)) { out.append($0) }
-      switch field {
-      case .glyph: appendGlyph(scene: scene, width: width, into: &out)
-      case .bars: appendBars(bars, width: width, into: &out)
-      case .bubbles: appendBubbles(scene: scene, width: width, into: &out)
-      case .state:
-        // With no audio server the scene says stopped whatever the player does: say why.
-        Self.appendFitted(
-          connected ? scene.state.staticTitle : "Disconnected", width: width, into: &out)
-      case .position: appendPosition(seconds, width: width, into: &out)
-      case .progress: appendProgress(seconds, cells: width > 0 ? width : 10, into: &out)
-      case .lyric: lyricLines.append(lyricLines.line(at: seconds), width: width, into: &out)
-      case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon:
-        if let marquee = template.marquees[item] {
-          marquee.append(into: &out)
-        } else {
-          out.append(template.values[item])
-        }
-      }
-      template.literals.withGlyph(CompiledTemplate.closer(item)) { out.append($0) }
+      appendLiteral(CompiledTemplate.opener(item), of: template, into: &out, tally: &tally)
+      appendField(
+        item, of: template, scene: scene, bars: bars, seconds: seconds, into: &out, tally: &tally)
+      appendLiteral(CompiledTemplate.closer(item), of: template, into: &out, tally: &tally)
       previous = item
     }
-    template.literals.withGlyph(CompiledTemplate.suffix) { out.append($0) }
+    appendLiteral(CompiledTemplate.suffix, of: template, into: &out, tally: &tally)
+    renderedCells = tally.count
   }
 
-  /// Pads the text from byte `start` of `line` to the widest line since the track changed
-  /// (``WidestLine``).
+  /// Appends item `item`'s field, and adds its cells.
+  private mutating func appendField(
+    _ item: Int, of template: CompiledTemplate, scene: borrowing Scene,
+    bars: UnsafeBufferPointer<Float>, seconds: Double?, into out: inout ByteLine,
+    tally: inout CellTally
+  ) {
+    let width = template.widths[item]
+    switch template.fields[item] {
+    case .glyph: appendGlyph(scene: scene, width: width, into: &out, tally: &tally)
+    case .bars: appendBars(bars, width: width, into: &out, tally: &tally)
+    case .bubbles: appendBubbles(scene: scene, width: width, into: &out, tally: &tally)
+    case .state:
+      // With no audio server the scene says stopped whatever the player does: say why.
+      let state: StaticString = connected ? scene.state.staticTitle : "Disconnected"
+      FieldText.appendFitted(state, width: width, into: &out)
+      tally.add(.plain(width > 0 ? width : state.utf8CodeUnitCount))
+    case .position: appendPosition(seconds, width: width, into: &out, tally: &tally)
+    case .progress:
+      let cells = width > 0 ? width : 10
+      let length = position?.length ?? 0
+      let fraction = seconds.map { length > 0 ? min(max($0 / length, 0), 1) : 0 } ?? 0
+      FieldText.appendProgress(fraction, cells: cells, into: &out)
+      tally.add(.plain(cells))
+    case .lyric:
+      let line = lyricLines.line(at: seconds)
+      lyricLines.append(line, width: width, into: &out)
+      tally.add(lyricLines.span(line, width: width))
+    case .player, .title, .artist, .album, .length, .source, .volume, .playerIcon:
+      if let marquee = template.marquees[item] {
+        marquee.append(into: &out)
+        tally.add(marquee.span)
+      } else {
+        out.append(template.values[item])
+        tally.add(template.valueSpans[item])
+      }
+    }
+  }
+
+  /// Appends literal `literal` of `template` (prefix, separator, bracket), and adds its cells.
+  @inline(__always)
+  private func appendLiteral(
+    _ literal: Int, of template: CompiledTemplate, into out: inout ByteLine,
+    tally: inout CellTally
+  ) {
+    template.literals.withGlyph(literal) { out.append($0) }
+    tally.add(template.literals.span(literal))
+  }
+
+  /// Pads the text from byte `start` of `line`, the template last rendered, to the widest line
+  /// since the track changed (``WidestLine``), with the cells it added up.
   mutating func padToWidest(_ line: inout ByteLine, from start: Int) {
-    widest.pad(&line, from: start)
+    widest.pad(&line, from: start, cells: renderedCells)
   }
 
   private func isPresent(_ field: Template.Field, value: ByteLine, seconds: Double?) -> Bool {

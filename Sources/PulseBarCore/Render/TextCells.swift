@@ -164,6 +164,27 @@ package struct CellCounter: Sendable {
     start(width, emoji: Self.isEmojiBase(value))
   }
 
+  /// A joiner or a lone regional indicator is waiting: the next scalar may join the last
+  /// character.
+  var joinsNext: Bool { afterJoiner || openFlag }
+
+  /// True when `scalar` starts a new character of its own width whatever came before it (but
+  /// a pending joiner, ``joinsNext``): it is not one of the scalars ``add(_:)`` joins to the
+  /// character before.
+  static func startsCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20: return true
+    case 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F,
+      0x1160...0x11FF, 0xD7B0...0xD7FF:
+      return false
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .spacingMark: return false
+    default: return true
+    }
+  }
+
   private mutating func start(_ width: Int, emoji: Bool) {
     cells += width
     current = width

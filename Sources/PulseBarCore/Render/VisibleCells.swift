@@ -52,9 +52,11 @@ package enum VisibleCells {
 }
 
 /// Drops markup from a stream of scalars and counts the rest.
-private struct MarkupStripper {
+struct MarkupStripper {
   let markup: VisibleCells.Markup
   var counter = CellCounter()
+  /// The first scalar counted (``CellSpan`` asks whether it starts a character).
+  private(set) var firstShown: Unicode.Scalar?
   private var inTag = false
   private var pendingPercent = false
   private var escape = false
@@ -67,7 +69,7 @@ private struct MarkupStripper {
 
   mutating func feed(_ scalar: Unicode.Scalar) {
     switch markup {
-    case .none, .pangoInJSON: counter.add(scalar)
+    case .none, .pangoInJSON: show(scalar)
     case .pango: feedPango(scalar)
     case .polybar:
       if inTag {
@@ -77,24 +79,24 @@ private struct MarkupStripper {
         if scalar == "{" {
           inTag = true
         } else {
-          counter.add("%")
+          show("%")
           feed(scalar)
         }
       } else if scalar == "%" {
         pendingPercent = true
       } else {
-        counter.add(scalar)
+        show(scalar)
       }
     case .ansi:
       if escape {
-        if scalar == "[" { inTag = true } else { counter.add(scalar) }
+        if scalar == "[" { inTag = true } else { show(scalar) }
         escape = false
       } else if inTag {
         if (0x40...0x7E).contains(scalar.value) { inTag = false }
       } else if scalar.value == 0x1B {
         escape = true
       } else {
-        counter.add(scalar)
+        show(scalar)
       }
     }
   }
@@ -109,7 +111,7 @@ private struct MarkupStripper {
       case ";":
         let shown = entityIsNumber ? Unicode.Scalar(value) ?? "\u{FFFD}" : "&"
         entity = nil
-        counter.add(shown)
+        show(shown)
       default:
         if scalar == "#" && value == 0 && !entityIsNumber {
           entityIsNumber = true
@@ -129,23 +131,35 @@ private struct MarkupStripper {
       entity = 0
       entityIsNumber = false
       entityIsHex = false
-    default: counter.add(scalar)
+    default: show(scalar)
     }
   }
 
+  private mutating func show(_ scalar: Unicode.Scalar) {
+    if firstShown == nil { firstShown = scalar }
+    counter.add(scalar)
+  }
+
+  /// Outside any tag, entity or escape: what follows is read as text (a polybar `%` waiting
+  /// for its `{` is counted by ``finish()``, as the text after it would count it).
+  var isNeutral: Bool { !inTag && !escape && entity == nil }
+
   mutating func finish() {
-    if pendingPercent { counter.add("%") }
+    if pendingPercent { show("%") }
   }
 }
 
 /// Decodes a JSON string body scalar by scalar: `nil` while inside an escape.
-private struct JSONUnescaper {
+struct JSONUnescaper {
   private var escaped = false
   /// Hex digits of a `\u` escape read so far, and their value.
   private var hexDigits: Int?
   private var value: UInt32 = 0
   /// A high surrogate waiting for its low half.
   private var high: UInt32?
+
+  /// Outside any escape, with no surrogate half waiting.
+  var isNeutral: Bool { !escaped && hexDigits == nil && high == nil }
 
   mutating func feed(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
     if let digits = hexDigits {

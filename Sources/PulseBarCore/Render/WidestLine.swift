@@ -10,14 +10,7 @@ struct WidestLine {
   private var track: [String?] = []
 
   init(_ dialect: LineDialect) {
-    markup =
-      switch (dialect.inJSON, dialect.colors) {
-      case (true, _): .pangoInJSON
-      case (false, .none): .none
-      case (false, .pango): .pango
-      case (false, .polybar): .polybar
-      case (false, .ansi): .ansi
-      }
+    markup = dialect.markup
   }
 
   /// A new track starts a new width; a player that lost its title (stopped) keeps the last.
@@ -29,9 +22,10 @@ struct WidestLine {
   }
 
   /// Pads the text from byte `start` of `line` with figure spaces to the widest line, or
-  /// takes it as the widest.
-  mutating func pad(_ line: inout ByteLine, from start: Int) {
-    let count = VisibleCells.count(line.bytes[start...], markup: markup)
+  /// takes it as the widest. `cells` is the text's visible cells when the renderer added them
+  /// up (``CellTally``); `nil`: they are counted here.
+  mutating func pad(_ line: inout ByteLine, from start: Int, cells counted: Int?) {
+    let count = counted ?? VisibleCells.count(line.bytes[start...], markup: markup)
     guard count < cells else {
       cells = count
       return
