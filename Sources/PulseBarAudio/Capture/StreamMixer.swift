@@ -1,3 +1,5 @@
+import PulseBarCore
+
 /// Sums a player's several record streams (browser tabs, a game's music and effects) into one
 /// signal, sample by sample, for the ``CaptureBuffer``.
 ///
@@ -10,7 +12,7 @@
 /// Confined to the capture's thread; the storage is made once, so a fragment allocates nothing.
 package final class StreamMixer {
   /// Lanes at most: the streams of one player beyond this many are not recorded.
-  package static let maximumLanes = 8
+  package static let maximumLanes = PlayerCapturePlan.maximumStreams
 
   /// Interleaved samples a lane may queue before the others are handed on without it.
   package let maximumLag: Int

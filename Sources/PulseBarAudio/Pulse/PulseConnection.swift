@@ -3,273 +3,196 @@ import Glibc
 import PulseBarCore
 import PulseBarSystem
 
-/// The libpulse side of ``PulseSource``: one context (connecting, losing the server and
-/// retrying, the subscription events, shutting down) and the sink-input table, and the parts
-/// that record through it, each a type of its own so each stays one concern:
-/// - ``PulseSourceResolver`` finds what the output records (the server info, the default
-///   sink's monitor or the named source) and follows the server's moves;
-/// - ``PulseOutputStream`` records that source, corked while nothing plays;
-/// - ``PulsePlayerStreamSet`` records the active player's sink inputs alone;
-/// - ``PulseRetryTimer`` is the one back-off and look-again timer;
-/// - ``PulseSampleConverter`` converts s16 fragments for both kinds of stream.
+/// The PulseAudio adapter of the capture: one libpulse context and the ``CaptureCore`` that
+/// decides everything about it. libpulse's callbacks become ``CaptureEvent``s
+/// (``receive(_:from:)``); the core's ``CaptureAction``s become library calls
+/// (``perform(_:)``), through three parts that hold no policy and no reference to each other
+/// or back to the connection: ``PulseLookups`` (introspection), ``PulseRecordStreams`` (the
+/// record streams and their fragments into the buffer) and ``PulseTimer``.
 ///
-/// The resolver, the output and the player set share the context, the settings, the buffer
-/// and the table through an unowned reference back to the connection, which owns every part
-/// for its whole life.
+/// Every libpulse callback, the parts' included, finds the connection through its `userdata`,
+/// an unretained pointer; ``PulseSource`` keeps it alive until the mainloop is freed.
 ///
-/// Confinement: touched only on the thread that iterates the `pa_mainloop` (the engine's, or a
-/// test's driver), from libpulse callbacks inside that iteration or from ``PulseSource``'s
-/// `start`, `wait`, `formatChanged` and `stop` (asserted in debug builds). Callbacks find it
-/// (or the part they belong to) through their `userdata`, an unretained pointer;
-/// ``PulseSource`` keeps it alive until the mainloop is freed.
+/// Confined to the thread that iterates the `pa_mainloop` (the engine's, or a test's driver):
+/// touched from libpulse callbacks inside that iteration or from ``PulseSource``'s `start`,
+/// `wait`, `formatChanged`, `follow`, `scopeChanged`, `analysisRateChanged` and `stop`
+/// (``ThreadConfinement``, asserted in debug builds at each entry).
 final class PulseConnection: PulseCallbackTarget {
-  private let api: UnsafeMutablePointer<pa_mainloop_api>
-  /// The thread that made the connection and iterates its mainloop.
-  private let loopThread = pthread_self()
-  /// Channels and fps change on a reload (``PulseOutputStream/reformat(_:)``); the analysis
-  /// rate with the engine's consumers (``analysisRateChanged(_:)``); the rest is fixed.
-  var settings: PulseSource.Settings
-  let buffer: CaptureBuffer
-  /// Writes one log line (no prefix, no newline).
-  let log: PulseSource.Log
-  /// Writes one debug line (`-v`): sink switches, stream states; `nil` when nobody reads them.
-  let debug: PulseSource.Log?
-
-  private(set) var context: OpaquePointer?
-  private(set) var sinkInputs = SinkInputTable()
-  /// Converts the s16 fragments of every stream (one at a time: all run on this loop).
-  let converter = PulseSampleConverter()
-  /// Retries with back-off, one line when the server goes and one when it is back.
-  private var outage = OutagePolicy()
-  private var stopped = false
-
-  // The parts are lazy only because they refer back to the connection. Each is made on its
-  // first use, always before any stream's callbacks run (opening a stream touches the
-  // resolver, the output and the player set), so a read callback never makes one.
-  private(set) lazy var resolver = PulseSourceResolver(connection: self)
-  private(set) lazy var output = PulseOutputStream(connection: self)
-  private(set) lazy var players = PulsePlayerStreamSet(connection: self)
-  private(set) lazy var retryTimer = PulseRetryTimer(api: api) { [unowned self] in
-    self.retryFired()
-  }
+  let api: UnsafeMutablePointer<pa_mainloop_api>
+  private var confinement = ThreadConfinement()
+  /// Channels and fps change on a reload (``formatChanged(_:)``), the analysis rate with the
+  /// engine's consumers (``analysisRateChanged(_:)``); the rest is fixed.
+  private(set) var settings: PulseSource.Settings
+  private let log: PulseSource.Log
+  /// Writes one debug line (`-v`); `nil` when nobody reads them.
+  private let debug: PulseSource.Log?
+  var context: OpaquePointer?
+  private var core: CaptureCore
+  private let streams: PulseRecordStreams
+  private let timer: PulseTimer
+  /// Events raised while the core's actions are carried out, handled once they all are.
+  private var pending: [CaptureEvent] = []
+  private var handling = false
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
     log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
   ) {
     api = pa_mainloop_get_api(mainloop)
+    self.settings = settings
     self.log = log
     self.debug = debug
-    self.settings = settings
-    self.buffer = buffer
+    core = CaptureCore(
+      CaptureConfiguration(
+        namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate))
+    streams = PulseRecordStreams(buffer: buffer)
+    timer = PulseTimer(api: api)
+    pending.reserveCapacity(8)
   }
 
-  /// Debug check that we run where this object is confined: the mainloop's thread.
-  func assertOnLoop() {
-    assert(pthread_equal(loopThread, pthread_self()) != 0, "PulseConnection touched off its loop")
-  }
+  /// The buffer the streams record into.
+  var buffer: CaptureBuffer { streams.buffer }
 
-  // MARK: - Context
+  /// The named source, for a lookup that found none.
+  var sourceName: String { settings.sourceName ?? "" }
 
-  /// Creates a context and starts connecting (no autospawn); failures go to the retry path.
-  func connect() {
-    guard !stopped, context == nil else { return }
-    guard let context = pa_context_new(api, "pulsebar") else {
-      lost(reason: "cannot create a context")
-      return
-    }
-    self.context = context
-    pa_context_set_state_callback(
-      context, { context, userdata in PulseConnection.from(userdata).contextStateChanged(context) },
-      userdata)
-    pa_context_set_subscribe_callback(
-      context,
-      { context, event, index, userdata in
-        PulseConnection.from(userdata).serverEvent(context, event: event, index: index)
-      }, userdata)
-    // A refused connection may fail synchronously: the state callback then has
-    // already called `lost` and freed the context.
-    if pa_context_connect(context, settings.server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0,
-      self.context == context
-    {
-      lost(reason: errorText(context))
+  // MARK: - Events in
+
+  /// Hands `event` to the core and carries out what it decides; an event raised meanwhile
+  /// waits until the actions before it are done. A fragment allocates nothing.
+  func send(_ event: CaptureEvent) {
+    confinement.check("PulseConnection")
+    guard !handling else { return pending.append(event) }
+    handling = true
+    defer { handling = false }
+    var next: CaptureEvent? = event
+    while let event = next {
+      for action in core.handle(event, at: monotonicSeconds()) { perform(action) }
+      next = pending.isEmpty ? nil : pending.removeFirst()
     }
   }
 
-  private func contextStateChanged(_ changed: OpaquePointer?) {
-    assertOnLoop()
-    guard let context, changed == context else { return }
-    switch pa_context_get_state(context) {
-    case PA_CONTEXT_READY: contextReady(context)
-    case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: lost(reason: errorText(context))
-    default: break
-    }
+  /// An answer or event from `replied`'s callbacks: dropped unless that is the current context.
+  func receive(_ event: CaptureEvent, from replied: OpaquePointer?) {
+    guard let context, replied == context else { return }
+    send(event)
   }
 
-  private func contextReady(_ context: OpaquePointer) {
-    if outage.connected() { log("PulseAudio: connected again") }
-    debug?("PulseAudio: connected to the server")
-    buffer.updateStatus { $0.connected = true }
-    let mask = pa_subscription_mask_t(
-      rawValue: PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
-        | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue)
-    release(pa_context_subscribe(context, mask, nil, nil))
-    requestSinkInputs(context)
-    resolver.resolve()
-  }
-
-  /// The server is gone or refused us: log once per outage, drop everything, retry later.
-  func lost(reason: String) {
-    let retry = outage.lost()
-    if retry.announce {
-      log(
-        "PulseAudio: \(reason); retrying with back-off (is pulseaudio or pipewire-pulse running? `pactl info` tells)"
-      )
-    }
-    players.closeAll()
-    output.close()
-    closeContext()
-    sinkInputs.removeAll()
-    players.failedInputs.removeAll()
-    resolver.follower.nothingToRecord()
-    buffer.updateStatus {
-      $0.connected = false
-      $0.activity = .none
-    }
-    retryTimer.arm(after: retry.after)
-  }
-
-  private func closeContext() {
-    guard let context else { return }
-    pa_context_set_state_callback(context, nil, nil)
-    pa_context_set_subscribe_callback(context, nil, nil)
-    pa_context_disconnect(context)
-    pa_context_unref(context)
-    self.context = nil
-  }
-
-  /// True once the context is connected and authorised.
-  var isReady: Bool {
-    guard let context else { return false }
-    return pa_context_get_state(context) == PA_CONTEXT_READY
-  }
-
-  /// Arms the retry timer with the next back-off delay (a record stream that failed).
-  func scheduleRetry() { retryTimer.arm(after: outage.failedWhileConnected()) }
-
-  /// Reconnects when the context is gone, else looks up the source again (after a stream failure).
-  private func retryFired() {
-    assertOnLoop()
-    if context == nil {
-      connect()
-    } else if isReady {
-      resolver.resolve()
-    }
-  }
+  /// The source starts: connect.
+  func start() { send(.start) }
 
   /// Tears everything down for good (``PulseSource/stop()``).
   func shutdown() {
-    stopped = true
-    retryTimer.free()
-    players.closeAll()
-    output.close()
-    closeContext()
-    buffer.updateStatus {
-      $0.connected = false
-      $0.activity = .none
-    }
+    send(.stop)
+    streams.closeAll()
+    timer.free()
+  }
+
+  func follow(player: PlayerAudioIdentity?) { send(.playerChanged(player)) }
+
+  func scopeChanged(_ scope: CaptureScope) {
+    settings.scope = scope
+    send(.scopeChanged(scope))
   }
 
   /// The engine analyses at `rate` frames a second now: streams already on the steady
   /// fragment take the new size (``PulseSource/Settings/steadyFrames``).
   func analysisRateChanged(_ rate: Int) {
-    assertOnLoop()
     let before = settings.steadyFrames
     settings.analysisRate = rate
-    // On PipeWire the fragment is the graph's quantum whatever the rate.
-    guard settings.steadyFrames != before, !resolver.onPipeWire else { return }
-    output.steadyFragmentChanged()
-    players.steadyFragmentChanged()
+    if settings.steadyFrames != before { send(.steadyFragmentResized) }
   }
 
-  // MARK: - Sink inputs and events
-
-  private func requestSinkInputs(_ context: OpaquePointer) {
-    release(
-      pa_context_get_sink_input_info_list(
-        context,
-        { context, info, end, userdata in
-          PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
-        },
-        userdata))
+  /// Records at `format` (a reload changed channels or fps): the output's stream is made again.
+  func formatChanged(_ format: CaptureFormat) {
+    guard settings.channels != format.channels || settings.fps != format.fps else { return }
+    settings.channels = format.channels
+    settings.fps = format.fps
+    send(.formatChanged)
   }
 
-  private func sinkInputInfo(
-    _ replied: OpaquePointer?, _ info: UnsafePointer<pa_sink_input_info>?, end: Int32
-  ) {
-    assertOnLoop()
-    guard replied == context, end == 0, let input = info?.pointee else { return }
-    func property(_ key: String) -> String? {
-      pa_proplist_gets(input.proplist, key).map { String(cString: $0) }
-    }
-    sinkInputs.update(
-      index: input.index, sink: input.sink, corked: input.corked != 0,
-      application: SinkInputTable.ApplicationProperties(
-        processID: property("application.process.id").flatMap { Int32($0) },
-        binary: property("application.process.binary"), name: property("application.name")))
-    players.failedInputs.remove(input.index)
-    players.reconcile()
-  }
+  // MARK: - Actions out
 
-  /// A subscription event: sink inputs update the table; server, sink and
-  /// source additions or removals (and server changes: the default sink) re-resolve.
-  private func serverEvent(
-    _ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32
-  ) {
-    assertOnLoop()
-    guard let context, replied == context else { return }
-    let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
-    let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
-    switch facility {
-    case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
-      if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
-        sinkInputs.remove(index: index)
-        players.failedInputs.remove(index)
-        players.reconcile()
-      } else {
-        release(
-          pa_context_get_sink_input_info(
-            context, index,
-            { context, info, end, userdata in
-              PulseConnection.from(userdata).sinkInputInfo(context, info, end: end)
-            }, userdata))
+  private func perform(_ action: CaptureAction) {
+    switch action {
+    case .connect: connect()
+    case .disconnect: closeContext()
+    case .describeServer: context.map { PulseLookups.describeServer($0, userdata) }
+    case .describeSink(let name): context.map { PulseLookups.describeSink(name, $0, userdata) }
+    case .describeSource(let name):
+      context.map { PulseLookups.describeSource(name, $0, userdata) }
+    case .open(let request): open(request)
+    case .close(let id): streams.close(id)
+    case .cork(let id, let corked): streams.cork(id, corked)
+    case .setFragment(let id, let size):
+      if !streams.isMixed(id), let debug {
+        let steady = size == .steady
+        let frames = steady ? settings.steadyFrames : PulseSource.Settings.onsetFragmentFrames
+        debug(
+          "PulseAudio: fragment \(frames) frames (\(steady ? "music plays steadily" : "ready for the next onset"))"
+        )
       }
-    case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
-      resolver.resolve()
-    case PA_SUBSCRIPTION_EVENT_SINK.rawValue, PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
-      if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue { resolver.resolve() }
+      streams.setFragment(id, size, settings: settings)
+    case .mix(let ids): streams.mix(ids)
+    case .startGeneration(let marking, let sourceName):
+      buffer.discardAll()
+      if marking { buffer.markSourceSwitch() }
+      buffer.updateStatus {
+        $0.sourceName = sourceName
+        $0.generation &+= 1
+      }
+    case .armTimer(let time):
+      timer.arm(at: time, userdata: userdata) { _, _, _, userdata in
+        PulseConnection.from(userdata).send(.timerFired)
+      }
+    case .publish(let status):
+      buffer.updateStatus {
+        $0.connected = status.connected
+        $0.activity = status.activity
+        $0.sourceName = status.sourceName
+        $0.othersPlay = status.othersPlay
+      }
+    case .log(let line): log(line)
+    case .debug(let line): debug?(line)
+    }
+  }
+
+  private func open(_ request: RecordRequest) {
+    guard let context else { return send(.recordStreamRefused(request.id, reason: "no server")) }
+    let callbacks = PulseRecordStreams.Callbacks(
+      state: { stream, userdata in PulseConnection.from(userdata).streamStateChanged(stream) },
+      read: { stream, _, userdata in PulseConnection.from(userdata).readable(stream) },
+      moved: { stream, userdata in PulseConnection.from(userdata).streamMoved(stream) })
+    if let refused = streams.open(
+      request, on: context, settings: settings, callbacks: callbacks, userdata: userdata)
+    {
+      send(.recordStreamRefused(request.id, reason: refused))
+    }
+  }
+
+  // MARK: - Record stream callbacks
+
+  private func streamStateChanged(_ stream: OpaquePointer?) {
+    guard let id = streams.id(of: stream) else { return }
+    switch streams.state(of: stream) {
+    case PA_STREAM_READY: send(.recordStreamReady(id))
+    case PA_STREAM_FAILED, PA_STREAM_TERMINATED: send(.recordStreamEnded(id))
     default: break
     }
   }
 
-  // MARK: - Helpers
-
-  func errorText(_ context: OpaquePointer) -> String {
-    String(cString: pa_strerror(pa_context_errno(context)))
+  private func streamMoved(_ stream: OpaquePointer?) {
+    guard let id = streams.id(of: stream) else { return }
+    send(.recordStreamMoved(id, to: streams.device(of: stream)))
   }
 
-  /// Drops our reference to an operation we do not wait for.
-  func release(_ operation: OpaquePointer?) {
-    if let operation { pa_operation_unref(operation) }
-  }
-
-  /// Clears a record stream's state and read callbacks, disconnects it if it is connected or
-  /// connecting, and drops our reference: it never calls back again.
-  func free(stream: OpaquePointer) {
-    pa_stream_set_state_callback(stream, nil, nil)
-    pa_stream_set_read_callback(stream, nil, nil)
-    let state = pa_stream_get_state(stream)
-    if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
-    pa_stream_unref(stream)
+  /// The read callback: every readable fragment, told to the core, kept or dropped as it says.
+  /// The buffer's eventfd is not signalled: this runs inside the engine's own wait, which
+  /// reads the buffer after it.
+  private func readable(_ stream: OpaquePointer?) {
+    streams.read(stream, channels: settings.channels) { id, frames in
+      send(.fragment(id, frames: frames))
+      return core.keepsFragments(of: id)
+    }
   }
 }

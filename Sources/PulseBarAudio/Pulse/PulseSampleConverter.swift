@@ -7,7 +7,7 @@ import PulseBarCore
 /// A source whose own format is s16 is recorded as s16 and converted here: the server then
 /// passes its blocks through instead of converting every fragment. The output's stream and the
 /// player's streams record the same format, and every read callback runs on the mainloop's
-/// thread, one at a time, so the connection keeps one converter, whose scratch space is
+/// thread, one at a time, so ``PulseRecordStreams`` keeps one converter, whose scratch space is
 /// allocated once: the read callbacks allocate nothing.
 final class PulseSampleConverter {
   /// Conversion space, a whole number of sample frames at every channel count.
@@ -44,19 +44,19 @@ final class PulseSampleConverter {
     int16 ? int16NativeEndian : float32NativeEndian
   }
 
-  /// Reads every fragment `stream` has ready, in order, as both kinds of record stream do:
-  /// `keep()` is asked first (for a hole too), and when it says so the fragment's samples, as
-  /// float (s16 converted here), go to `deliver`; the fragment is then dropped (a hole, no
-  /// data, like data) and `dropped` hears how many sample frames it held. Allocates nothing.
+  /// Reads every fragment `stream` has ready, in order, as every record stream does: `keep`
+  /// hears how many sample frames the fragment holds (a hole too) and says whether its
+  /// samples, as float (s16 converted here), go to `deliver`; the fragment is then dropped (a
+  /// hole, no data, like data). Allocates nothing.
   func readFragments(
-    of stream: OpaquePointer, isInt16: Bool, channels: Int, keep: () -> Bool,
-    deliver: (UnsafeBufferPointer<Float>) -> Void, dropped: (_ frames: Int) -> Void
+    of stream: OpaquePointer, isInt16: Bool, channels: Int, keep: (_ frames: Int) -> Bool,
+    deliver: (UnsafeBufferPointer<Float>) -> Void
   ) {
     while true {
       var data: UnsafeRawPointer?
       var length = 0
       guard pa_stream_peek(stream, &data, &length) == 0, length > 0 else { return }
-      let kept = keep()
+      let kept = keep(length / ((isInt16 ? 2 : 4) * channels))
       if let data, kept {
         if isInt16 {
           convert(
@@ -68,7 +68,6 @@ final class PulseSampleConverter {
         }
       }
       pa_stream_drop(stream)
-      dropped(length / ((isInt16 ? 2 : 4) * channels))
     }
   }
 

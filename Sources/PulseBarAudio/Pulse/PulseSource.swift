@@ -73,11 +73,9 @@ package final class PulseSource: EngineDrivenCapture {
     /// instead of a steady fragment's 70. A fresh stream and an uncorked one start with it.
     package static let onsetFragmentFrames = 512
 
-    /// Seconds of audio recorded since the stream started or was uncorked before the fragment
-    /// grows to ``steadyFragmentFrames`` (one `pa_stream_set_buffer_attr`); corking shrinks it
-    /// back, ready for the next onset. Half a second: the onset is the first frames, and the
-    /// server works about four times harder on onset fragments.
-    package static let steadyAfterSeconds = 0.5
+    /// Seconds of audio on the onset fragment before the steady one is asked for
+    /// (``RecordFragment/steadyAfterSeconds``).
+    package static let steadyAfterSeconds = RecordFragment.steadyAfterSeconds
 
     /// The record fragment size in bytes: on PulseAudio `frames` (``onsetFragmentFrames`` or
     /// ``steadyFragmentFrames``); on PipeWire (`graphRate` given: the rate of the recorded
@@ -189,7 +187,7 @@ package final class PulseSource: EngineDrivenCapture {
         }, bridge.userdata)
       let connection = PulseConnection(
         mainloop: mainloop, settings: settings, buffer: buffer, log: log, debug: debug)
-      connection.connect()
+      connection.start()
       runtime = Runtime(mainloop: mainloop, connection: connection, bridge: bridge)
     }
   }
@@ -229,13 +227,13 @@ package final class PulseSource: EngineDrivenCapture {
         settings.channels = format.channels
         settings.fps = format.fps
       }
-      current.connection.output.reformat(format)
+      current.connection.formatChanged(format)
     }
   }
 
   /// Records the active player's streams while it plays (``PlayerStreamSelection``).
   package func follow(player: PlayerAudioIdentity?) {
-    runtime.withLock { $0?.connection.players.follow(player: player) }
+    runtime.withLock { $0?.connection.follow(player: player) }
   }
 
   /// The engine analyses at `rate` frames a second now: the steady fragment follows
@@ -248,7 +246,7 @@ package final class PulseSource: EngineDrivenCapture {
   /// `input.scope` changed on a reload.
   package func scopeChanged(_ scope: CaptureScope) {
     currentSettings.withLock { $0.scope = scope }
-    runtime.withLock { $0?.connection.players.scopeChanged(scope) }
+    runtime.withLock { $0?.connection.scopeChanged(scope) }
   }
 
   /// Disconnects and frees everything. Idempotent.

@@ -129,7 +129,7 @@ package enum CaptureTarget: Sendable, Equatable {
 /// while paused, so the name fallback does not pick another program's); then only playing
 /// streams are recorded: the player's paused tab adds nothing. While the player is not
 /// playing, has no playing stream, or is not there, the whole output is recorded.
-package struct PlayerStreamSelection: Sendable {
+package struct PlayerStreamSelection: Sendable, Equatable {
   /// How far up the parent chain a stream's process is followed (a sandbox or a service
   /// manager sits a few levels up; a loop in a corrupt table ends here).
   package static let maximumAncestry = 32

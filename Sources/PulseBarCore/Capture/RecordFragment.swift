@@ -1,34 +1,38 @@
-internal import CPulse
-
 /// Which fragment a PulseAudio record stream asks for, and whether it is corked.
 ///
 /// On PulseAudio the fragment follows the music: a fresh or uncorked stream takes the onset
-/// fragment (``PulseSource/Settings/onsetFragmentFrames``, a fast first picture), and once
-/// ``PulseSource/Settings/steadyAfterSeconds`` of audio has arrived on it, the steady one
+/// fragment (512 frames on PulseAudio, a fast first picture), and once
+/// ``steadyAfterSeconds`` of audio has arrived on it, the steady one
 /// (a light server for the rest of the music); corking takes the onset fragment back, ready for
 /// the next onset. On PipeWire (`adapts` false) one quantum throughout. Counted in sample
 /// frames that arrive, so the rule has no clock: tests feed it frames.
-struct RecordFragment: Equatable {
+package struct RecordFragment: Sendable, Equatable {
   /// What to ask of the server after the activity changed.
-  enum CorkChange: Equatable {
+  package enum CorkChange: Sendable, Equatable {
     /// Cork the stream; with `onset`, ask for the onset fragment too.
     case cork(onset: Bool)
     case uncork
   }
 
+  /// Seconds of audio recorded since the stream started or was uncorked before the fragment
+  /// grows to the steady one (one `pa_stream_set_buffer_attr`); corking shrinks it back, ready
+  /// for the next onset. Half a second: the onset is the first frames, and the server works
+  /// about four times harder on onset fragments.
+  package static let steadyAfterSeconds = 0.5
+
   /// The fragment changes with the music (PulseAudio, not pipewire-pulse).
-  let adapts: Bool
+  package let adapts: Bool
   /// Sample frames on the onset fragment before the steady one is asked for.
-  let steadyAfterFrames: Int
+  package let steadyAfterFrames: Int
   /// The stream asked for the steady fragment (always, when it does not adapt).
-  private(set) var isSteady: Bool
+  package private(set) var isSteady: Bool
   /// The cork state last asked of the server.
-  private(set) var isCorked: Bool
+  package private(set) var isCorked: Bool
   /// Sample frames recorded on the onset fragment since the stream started or was uncorked.
   private var framesTowardSteady = 0
 
   /// A new stream, started corked or not.
-  init(adapts: Bool, steadyAfterFrames: Int, corked: Bool) {
+  package init(adapts: Bool, steadyAfterFrames: Int, corked: Bool) {
     self.adapts = adapts
     self.steadyAfterFrames = steadyAfterFrames
     isSteady = !adapts
@@ -37,7 +41,7 @@ struct RecordFragment: Equatable {
 
   /// `frames` sample frames arrived. True when the steady fragment is to be asked for now;
   /// while the stream is not ready, the count goes on and a later fragment asks.
-  mutating func recorded(frames: Int, streamReady: Bool) -> Bool {
+  package mutating func recorded(frames: Int, streamReady: Bool) -> Bool {
     guard !isSteady else { return false }
     framesTowardSteady += frames
     guard framesTowardSteady >= steadyAfterFrames, streamReady else { return false }
@@ -48,7 +52,7 @@ struct RecordFragment: Equatable {
 
   /// Whether something plays into the recorded sink now: the cork state to ask for, if it
   /// changed (only on a ready stream).
-  mutating func activityChanged(running: Bool, streamReady: Bool) -> CorkChange? {
+  package mutating func activityChanged(running: Bool, streamReady: Bool) -> CorkChange? {
     let corked = !running
     guard streamReady, corked != isCorked else { return nil }
     isCorked = corked
@@ -61,27 +65,11 @@ struct RecordFragment: Equatable {
 }
 
 extension RecordFragment {
-  /// A new stream's fragment under `settings`: adapting on PulseAudio, one quantum throughout
+  /// A new stream's fragment at `sampleRate`: adapting on PulseAudio, one quantum throughout
   /// on PipeWire.
-  init(settings: PulseSource.Settings, onPipeWire: Bool, corked: Bool) {
+  package init(sampleRate: Int, onPipeWire: Bool, corked: Bool) {
     self.init(
-      adapts: !onPipeWire,
-      steadyAfterFrames: Int(PulseSource.Settings.steadyAfterSeconds * Double(settings.sampleRate)),
+      adapts: !onPipeWire, steadyAfterFrames: Int(Self.steadyAfterSeconds * Double(sampleRate)),
       corked: corked)
-  }
-}
-
-extension PulseSource.Settings {
-  /// A record stream's buffer attributes with the onset or the steady fragment (on PipeWire,
-  /// `graphRate` given, the quantum either way), and eight steady fragments of slack before
-  /// the server drops.
-  func bufferAttributes(steady: Bool, bytesPerSample: Int, graphRate: Int?) -> pa_buffer_attr {
-    let fragment = fragmentBytes(
-      frames: steady ? steadyFrames : Self.onsetFragmentFrames,
-      bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
-    let slack = fragmentBytes(bytesPerSample: bytesPerSample, pipeWireGraphRate: graphRate)
-    return pa_buffer_attr(
-      maxlength: slack * 8, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
-      fragsize: fragment)
   }
 }

@@ -1,4 +1,3 @@
-import PulseBarCore
 import PulseBarSystem
 
 /// What a server's capture records under `input.scope`, decided afresh on every change of the
@@ -31,15 +30,17 @@ package struct PlayerCapturePlan: Sendable, Equatable {
       ?? false
   }
 
-  /// The streams that get a capture stream: the target's, at most
-  /// ``StreamMixer/maximumLanes``.
-  package var recorded: [UInt32] { Array(target.streams.prefix(StreamMixer.maximumLanes)) }
+  /// Streams of one player recorded at most (the mixer's lanes): those beyond are not.
+  package static let maximumStreams = 8
+
+  /// The streams that get a capture stream: the target's, at most ``maximumStreams``.
+  package var recorded: [UInt32] { Array(target.streams.prefix(Self.maximumStreams)) }
 
   /// Brings `current`, the capture streams open now, to ``recorded``: `close` those whose
   /// stream is no longer recorded or that are `stale` (their stream moved), then `open` the
   /// recorded streams that have none (false when it could not). True when anything was closed
   /// or opened: the mixer's lanes are then laid out again.
-  package func apply<Recording: AnyObject>(
+  package func apply<Recording>(
     to current: [Recording], stream: (Recording) -> UInt32,
     stale: (Recording) -> Bool = { _ in
       false

@@ -1,0 +1,25 @@
+import PulseBarSystem
+
+/// What a capture core records and how it speaks (``CaptureCore``); fixed for the source's life.
+package struct CaptureConfiguration: Sendable {
+  /// A source name (`--input pulse:NAME`), or `nil` for the default sink's monitor.
+  package var namedSource: String?
+  package var scope: CaptureScope
+  /// The rate the streams record at (what counts the onset fragment's half second).
+  package var sampleRate: Int
+  package var wording: CaptureWording
+  /// A process's parent (``ProcessTable/parent(of:root:)``), for ``PlayerStreamSelection``.
+  package var parentOf: @Sendable (Int32) -> Int32?
+
+  package init(
+    namedSource: String?, scope: CaptureScope, sampleRate: Int,
+    wording: CaptureWording = .pulseAudio,
+    parentOf: @escaping @Sendable (Int32) -> Int32? = { ProcessTable.parent(of: $0) }
+  ) {
+    self.namedSource = namedSource
+    self.scope = scope
+    self.sampleRate = sampleRate
+    self.wording = wording
+    self.parentOf = parentOf
+  }
+}

@@ -1,0 +1,102 @@
+/// Names one record stream the capture core asked for (``CaptureAction/open(_:)``): the
+/// output's or one of the player's. Never reused, so an event about a stream already closed is
+/// told apart from one about its successor.
+package struct RecordStreamID: Hashable, Sendable, CustomStringConvertible {
+  package var rawValue: UInt64
+
+  package init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+  package var description: String { "#\(rawValue)" }
+}
+
+/// What the server says a sink is: its index, the source that monitors it, and the format and
+/// rate it renders at (on PipeWire, the graph's rate).
+package struct SinkDescription: Sendable, Equatable {
+  package var index: UInt32
+  package var monitorSource: String
+  /// Its samples are s16 (recorded as s16 and converted on arrival); else float.
+  package var int16: Bool
+  package var rate: UInt32
+
+  package init(index: UInt32, monitorSource: String, int16: Bool, rate: UInt32) {
+    self.index = index
+    self.monitorSource = monitorSource
+    self.int16 = int16
+    self.rate = rate
+  }
+}
+
+/// What the server says a source is: its name, the sink it monitors (`nil`: no monitor), its
+/// format and rate.
+package struct SourceDescription: Sendable, Equatable {
+  package var name: String
+  package var monitorOfSink: UInt32?
+  package var int16: Bool
+  package var rate: UInt32
+
+  package init(name: String, monitorOfSink: UInt32?, int16: Bool = false, rate: UInt32 = 0) {
+    self.name = name
+    self.monitorOfSink = monitorOfSink
+    self.int16 = int16
+    self.rate = rate
+  }
+}
+
+/// What happens to the capture, as the adapters (libpulse's callbacks, PipeWire's registry and
+/// metadata) and the daemon say it, each with the time it happened (``CaptureCore/handle(_:at:)``).
+package enum CaptureEvent: Sendable, Equatable {
+  // MARK: The daemon
+
+  /// The source starts: connect.
+  case start
+  /// The source stops for good.
+  case stop
+  /// The active MPRIS player changed, or started or stopped playing (`nil`: none).
+  case playerChanged(PlayerAudioIdentity?)
+  /// `input.scope` changed on a reload.
+  case scopeChanged(CaptureScope)
+  /// A reload changed channels or fps: the output's stream is made again at the new format.
+  case formatChanged
+  /// The steady fragment's size changed (the engine's analysis rate): streams on it take it.
+  case steadyFragmentResized
+  /// The timer armed by ``CaptureAction/armTimer(at:)`` fired.
+  case timerFired
+
+  // MARK: The server
+
+  /// The connection is up (PulseAudio: the context is ready and subscribed; its playback
+  /// streams are being listed).
+  case connected
+  /// The server went away or refused us (or could not be reached).
+  case serverLost(reason: String)
+  /// The answer to ``CaptureAction/describeServer``: which server it is and the default sink's
+  /// name (PulseAudio: the server info; PipeWire: the `default.audio.sink` metadata).
+  case serverDescribed(onPipeWire: Bool, defaultSink: String?)
+  /// The answer to ``CaptureAction/describeSink(_:)``.
+  case sinkDescribed(SinkDescription)
+  /// The answer to ``CaptureAction/describeSource(_:)``.
+  case sourceDescribed(SourceDescription)
+  /// ``CaptureAction/describeSource(_:)`` found no such source.
+  case sourceMissing(String)
+  /// A sink or source appeared or went away, or the server's defaults changed: what to record
+  /// is looked up again.
+  case devicesChanged
+  /// A playback stream (sink input, stream node) appeared or changed.
+  case streamUpdated(ServerStream)
+  /// A playback stream went away.
+  case streamRemoved(UInt32)
+
+  // MARK: Our record streams
+
+  /// A record stream is ready (it records).
+  case recordStreamReady(RecordStreamID)
+  /// A record stream failed or was ended by the server.
+  case recordStreamEnded(RecordStreamID)
+  /// A record stream could not be made or connected; `reason` says why.
+  case recordStreamRefused(RecordStreamID, reason: String)
+  /// The server moved the output's record stream to `source` (`nil`: it did not say where).
+  case recordStreamMoved(RecordStreamID, to: String?)
+  /// A record stream delivered a fragment of `frames` sample frames. Runs once per fragment:
+  /// its handling allocates nothing unless it has something to do.
+  case fragment(RecordStreamID, frames: Int)
+}
