@@ -17,7 +17,7 @@ import Testing
       "PulseAudio: the default switched to b mid-fragment; the old stream's late fragment changes nothing",
       false,
       [
-        Step(1.0, .streamUpdated(other), "status running 'a.monitor'; uncork#1"),
+        Step(1.0, .streamUpdated(other), "uncork#1; status running 'a.monitor'"),
         Step(1.1, .fragment(s1, frames: 22016), ""),
         Step(1.2, .fragment(s1, frames: 512), "steady#1"),
         Step(2.0, .devicesChanged, "server?"),
@@ -25,7 +25,7 @@ import Testing
         Step(2.01, .serverDescribed(onPipeWire: false, defaultSink: "b"), "sink? b"),
         Step(
           2.015, .streamUpdated(CaptureCoreScript.input(7, sink: 2, pid: 200)),
-          "status none 'a.monitor'; onset#1; cork#1"),
+          "onset#1; cork#1; status none 'a.monitor'"),
         Step(
           2.02, CaptureCoreScript.sink("b", 2),
           "close#1; generation b.monitor switch; open#2 b.monitor onset s16; status running 'b.monitor'"
@@ -39,17 +39,17 @@ import Testing
       "pipewire-pulse: the stream moved first, the server info still names a, WirePlumber's metadata then b",
       true,
       [
-        Step(1.0, .streamUpdated(other), "status running 'a.monitor'; uncork#1"),
+        Step(1.0, .streamUpdated(other), "uncork#1; status running 'a.monitor'"),
         Step(1.1, .fragment(s1, frames: 1024), ""),
         Step(
           2.0, .recordStreamMoved(s1, to: "b.monitor"),
           "source? b.monitor; timer 2.5; generation b.monitor switch"),
         Step(
           2.01, .streamUpdated(CaptureCoreScript.input(7, sink: 2, pid: 200)),
-          "status none 'b.monitor'; cork#1"),
+          "cork#1; status none 'b.monitor'"),
         Step(
           2.02, .sourceDescribed(SourceDescription(name: "b.monitor", monitorOfSink: 2)),
-          "status running 'b.monitor'; uncork#1"),
+          "uncork#1; status running 'b.monitor'"),
         Step(2.5, .timerFired, "server?"),
         Step(2.51, .serverDescribed(onPipeWire: true, defaultSink: "a"), "sink? a"),
         Step(2.52, CaptureCoreScript.sink("a", 1, pipeWire: true), "timer 4.52"),

@@ -58,7 +58,7 @@ enum CaptureCoreScript {
     let format = pipeWire ? "quantum48000 corked" : "onset corked s16"
     return [
       CaptureStep(0, .start, "connect"),
-      CaptureStep(0.01, .connected, "status none; server?"),
+      CaptureStep(0.01, .connected, "server?; status none"),
       CaptureStep(0.02, .serverDescribed(onPipeWire: pipeWire, defaultSink: "a"), "sink? a"),
       CaptureStep(
         0.03, sink("a", 1, pipeWire: pipeWire), "generation a.monitor; open#1 a.monitor \(format)"),

@@ -80,7 +80,7 @@ package enum CaptureAction: Sendable, Equatable {
   case startGeneration(markingSwitch: Bool, sourceName: String)
   /// The one timer fires at `at` (monotonic seconds), replacing what it was armed for.
   case armTimer(at: Double)
-  /// The status to publish, whole.
+  /// The status to publish, whole: at most one, the last action of an event.
   case publish(CapturePublication)
   /// A log line (no prefix, no newline).
   case log(String)

@@ -56,6 +56,7 @@ extension CaptureCore {
   private mutating func startGeneration() {
     let marking = outputActivity == .running || player.recordsPlayer
     published.sourceName = describedSource
+    emitted.sourceName = describedSource
     actions.append(.startGeneration(markingSwitch: marking, sourceName: describedSource))
   }
 

@@ -15,8 +15,9 @@ package struct CaptureCore: Sendable {
   package internal(set) var serverStreams = ServerStreamTable()
   package internal(set) var output: OutputCapture
   package internal(set) var player: PlayerCapture
-  /// The status last published.
+  /// The status as decided, and as last published (once per event, at the end of its actions).
   package internal(set) var published = CapturePublication()
+  var emitted = CapturePublication()
   /// The last record stream id given out; the time of the event being handled; the actions
   /// decided while handling it.
   var lastStreamID: UInt64 = 0
@@ -61,6 +62,10 @@ package struct CaptureCore: Sendable {
     case .recordStreamRefused(let id, let reason): recordStreamGone(id, reason: reason)
     case .recordStreamMoved(let id, let source): recordStreamMoved(id, to: source)
     case .fragment(let id, let frames): fragment(id, frames: frames)
+    }
+    if published != emitted {
+      emitted = published
+      actions.append(.publish(published))
     }
     defer { actions = [] }
     return actions
@@ -118,12 +123,8 @@ package struct CaptureCore: Sendable {
     actions.append(.armTimer(at: now + connection.failedWhileConnected()))
   }
 
-  /// Changes the published status; publishes it when it changed.
-  mutating func publish(_ change: (inout CapturePublication) -> Void) {
-    let before = published
-    change(&published)
-    if published != before { actions.append(.publish(published)) }
-  }
+  /// Changes the status; it is published when the event's actions are all decided.
+  mutating func publish(_ change: (inout CapturePublication) -> Void) { change(&published) }
 
   /// A log line and a `-v` line with the server's prefix.
   mutating func log(_ line: String) { actions.append(configuration.wording.log(line)) }
