@@ -35,13 +35,11 @@ extension CaptureCore {
   private mutating func openOutput(_ source: String, int16: Bool, rate: UInt32) {
     if let old = output.release() { actions.append(.close(old)) }
     guard connection.state != .none else { return output.follower.streamClosed() }
-    let fragment = RecordFragment(
-      sampleRate: configuration.sampleRate, onPipeWire: connection.onPipeWire,
-      corked: outputActivity != .running)
     lastStreamID += 1
     let request = output.opened(
-      RecordStreamID(lastStreamID), source: source, int16: int16, fragment: fragment,
-      graphRate: connection.onPipeWire ? rate : nil)
+      RecordStreamID(lastStreamID), source: source, int16: int16, rate: rate,
+      onPipeWire: connection.onPipeWire, sampleRate: configuration.sampleRate,
+      connected: connection.isReady, streams: serverStreams)
     startGeneration()
     actions.append(.open(request))
     updateActivity()

@@ -33,16 +33,22 @@ package struct OutputCapture: Sendable, Equatable {
     return stream == nil ? .none : .running
   }
 
-  /// A new stream `id` at `int16`, its fragment made for the server, corked or not: the
-  /// request to open it. The caller has released the one before.
+  /// A new stream `id` on `source` at `int16`, corked unless something plays into the
+  /// monitored sink (a source that is no monitor runs): the request to open it. On PipeWire its
+  /// fragment is one quantum of the graph at `rate`. The caller has released the one before.
   package mutating func opened(
-    _ id: RecordStreamID, source: String, int16: Bool, fragment: RecordFragment, graphRate: UInt32?
+    _ id: RecordStreamID, source: String, int16: Bool, rate: UInt32, onPipeWire: Bool,
+    sampleRate: Int, connected: Bool, streams: ServerStreamTable
   ) -> RecordRequest {
     self.int16 = int16
-    stream = Stream(id: id, fragment: fragment)
+    stream = Stream(
+      id: id, fragment: RecordFragment(adapts: false, steadyAfterFrames: 0, corked: false))
+    let corked = activity(connected: connected, streams: streams) != .running
+    let fragment = RecordFragment(sampleRate: sampleRate, onPipeWire: onPipeWire, corked: corked)
+    stream?.fragment = fragment
     return RecordRequest(
       id: id, recording: .source(source), int16: int16,
-      fragment: graphRate.map { .quantum(graphRate: $0) } ?? .onset, corked: fragment.isCorked,
+      fragment: onPipeWire ? .quantum(graphRate: rate) : .onset, corked: corked,
       pinned: !follower.followsDefault)
   }
 
