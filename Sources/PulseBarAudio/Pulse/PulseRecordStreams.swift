@@ -43,7 +43,9 @@ final class PulseRecordStreams {
   }
 
   /// Makes and connects the stream `request` names, its callbacks set with `userdata`; `nil`
-  /// on success, else why it could not.
+  /// on success, else why it could not. A player's stream records the monitor of its sink
+  /// input's sink, limited to that sink input (`pa_stream_set_monitor_stream`, what `parec
+  /// --monitor-stream` does); it gets a lane once the core lays them out (``mix(_:)``).
   func open(
     _ request: RecordRequest, on context: OpaquePointer, settings: PulseSource.Settings,
     callbacks: Callbacks, userdata: UnsafeMutableRawPointer
@@ -51,10 +53,12 @@ final class PulseRecordStreams {
     var spec = pa_sample_spec(
       format: PulseSampleConverter.format(int16: request.int16),
       rate: UInt32(settings.sampleRate), channels: UInt8(settings.channels))
-    var device: String?
-    var name = "pulsebar capture"
-    if case .source(let source) = request.recording { device = source }
-    if case .serverStream = request.recording { name += " (player)" }
+    let (device, what): (String?, String)
+    switch request.recording {
+    case .source(let source): (device, what) = (source, source)
+    case .serverStream(let input): (device, what) = (nil, "sink input \(input)")
+    }
+    let name = device == nil ? "pulsebar capture (player)" : "pulsebar capture"
     guard let stream = PulseRecordStream.new(context, name: name, spec: &spec) else {
       return "cannot create a record stream: \(PulseConnection.errorText(context))"
     }
@@ -62,8 +66,10 @@ final class PulseRecordStreams {
       pa_stream_set_monitor_stream(stream, input) != 0
     {
       pa_stream_unref(stream)
-      return "cannot record sink input \(input) alone"
+      return "cannot record \(what) alone"
     }
+    entries.append(
+      Entry(id: request.id, stream: stream, int16: request.int16, lane: device == nil ? 0 : nil))
     pa_stream_set_state_callback(stream, callbacks.state, userdata)
     pa_stream_set_read_callback(stream, callbacks.read, userdata)
     pa_stream_set_moved_callback(stream, callbacks.moved, userdata)
@@ -74,20 +80,14 @@ final class PulseRecordStreams {
     // (PulseAudio 15+). Following the default we move ourselves anyway; a named
     // source must stay where it was asked to be.
     if request.pinned { flags |= PA_STREAM_DONT_MOVE.rawValue }
-    let isPlayer = device == nil
-    entries.append(Entry(id: request.id, stream: stream, int16: request.int16, lane: nil))
-    // No device for a player's stream: the server records the monitor of its sink input's sink.
     guard
       pa_stream_connect_record(stream, device, &attributes, pa_stream_flags_t(rawValue: flags))
         >= 0
     else {
+      let error = PulseConnection.errorText(context)
       close(request.id)
-      if case .serverStream(let input) = request.recording {
-        return "cannot record sink input \(input): \(PulseConnection.errorText(context))"
-      }
-      return "cannot record \(device ?? ""): \(PulseConnection.errorText(context))"
+      return "cannot record \(what): \(error)"
     }
-    if isPlayer { entries[entries.count - 1].lane = 0 }
     return nil
   }
 
@@ -169,7 +169,7 @@ final class PulseRecordStreams {
       })
   }
 
-  /// The state of `id`'s stream, for a state callback.
+  /// The state of a stream, for its state callback.
   func state(of stream: OpaquePointer?) -> pa_stream_state_t? {
     stream.map { pa_stream_get_state($0) }
   }
