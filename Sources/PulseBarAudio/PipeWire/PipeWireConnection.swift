@@ -28,8 +28,8 @@ extension PipeWireConnectionPart {
   var core: OpaquePointer? { connection.core }
   var settings: PipeWireSource.Settings { connection.settings }
   var buffer: CaptureBuffer { connection.buffer }
-  var log: PulseSource.Log { connection.log }
-  var debug: PulseSource.Log? { connection.debug }
+  var log: CaptureLog { connection.log }
+  var debug: CaptureLog? { connection.debug }
 }
 
 extension UnsafeMutablePointer {
@@ -68,8 +68,8 @@ final class PipeWireConnection: PipeWireCallbackTarget {
   /// (``PipeWirePlayerScope/scopeChanged(_:)``); the rest is fixed.
   var settings: PipeWireSource.Settings
   let buffer: CaptureBuffer
-  let log: PulseSource.Log
-  let debug: PulseSource.Log?
+  let log: CaptureLog
+  let debug: CaptureLog?
 
   var core: OpaquePointer?
   /// The initial registry round trip is done: the graph is complete.
@@ -93,7 +93,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
 
   init(
     threadLoop: OpaquePointer, context: OpaquePointer, settings: PipeWireSource.Settings,
-    buffer: CaptureBuffer, log: @escaping PulseSource.Log, debug: PulseSource.Log?
+    buffer: CaptureBuffer, log: @escaping CaptureLog, debug: CaptureLog?
   ) {
     self.threadLoop = threadLoop
     self.context = context

@@ -38,8 +38,8 @@ package final class PipeWireSource: CaptureSource {
   }
 
   private let initialSettings: Settings
-  private let log: PulseSource.Log
-  private let debug: PulseSource.Log?
+  private let log: CaptureLog
+  private let debug: CaptureLog?
   private let runtime = Lock<Runtime?>(nil)
 
   /// PipeWire's default `default.clock.rate`: the capture rate when the graph's is not known.
@@ -51,8 +51,8 @@ package final class PipeWireSource: CaptureSource {
   package init(
     sampleRate: Int = PulseSource.defaultSampleRate, channels: Int, remote: String? = nil,
     scope: CaptureScope = .player,
-    log: @escaping PulseSource.Log = { Console.error("pulsebar: \($0)\n") },
-    debug: PulseSource.Log? = nil
+    log: @escaping CaptureLog = { Console.error("pulsebar: \($0)\n") },
+    debug: CaptureLog? = nil
   ) {
     initialSettings = Settings(
       sampleRate: sampleRate, channels: channels, remote: remote, scope: scope)
