@@ -95,7 +95,9 @@ final class PipeWirePlayerScope {
   func reconcile(_ around: Surroundings) -> Outcome {
     threadLoop.assertLocked("PipeWirePlayerScope")
     let graph = around.graph
-    failedNodes.formUnion(Self.failed(playerStreams, in: graph))
+    failedNodes.formUnion(
+      Self.failedNodes(ended: playerStreams.filter(\.ended).map { ($0.node, $0.serial) }, in: graph)
+    )
     let sink = graph.followedSink
     let plan = PlayerCapturePlan(
       selection: selection, player: player,
@@ -132,11 +134,13 @@ final class PipeWirePlayerScope {
         : monitorActive ? "a stream plays" : "no stream plays")
   }
 
-  /// The nodes of `streams` that ended while their node is still the one recorded: they are
-  /// not tried again until the node changes (a node that went, or came back with another
-  /// serial, is not one of them).
-  static func failed(_ streams: [PipeWirePlayerStream], in graph: PipeWireGraph) -> [UInt32] {
-    streams.filter { $0.ended && graph.stream($0.node)?.serial == $0.serial }.map(\.node)
+  /// The nodes whose capture stream ended (`node` with the `serial` it had when the stream was
+  /// made) while the node is still the one recorded: they are not tried again until the node
+  /// changes. A node that went, or came back with another serial, is not one of them.
+  static func failedNodes(ended: [(node: UInt32, serial: UInt32)], in graph: PipeWireGraph)
+    -> [UInt32]
+  {
+    ended.filter { graph.stream($0.node)?.serial == $0.serial }.map(\.node)
   }
 
   /// Whether the monitor stream should run: something plays into the followed sink
