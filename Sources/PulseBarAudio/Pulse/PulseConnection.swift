@@ -31,9 +31,9 @@ final class PulseConnection: PulseCallbackTarget {
   var settings: PulseSource.Settings
   let buffer: CaptureBuffer
   /// Writes one log line (no prefix, no newline).
-  let log: PulseSource.Log
+  let log: CaptureLog
   /// Writes one debug line (`-v`): sink switches, stream states; `nil` when nobody reads them.
-  let debug: PulseSource.Log?
+  let debug: CaptureLog?
 
   private(set) var context: OpaquePointer?
   private(set) var sinkInputs = SinkInputTable()
@@ -55,7 +55,7 @@ final class PulseConnection: PulseCallbackTarget {
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
-    log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
+    log: @escaping CaptureLog, debug: CaptureLog? = nil
   ) {
     api = pa_mainloop_get_api(mainloop)
     self.log = log
