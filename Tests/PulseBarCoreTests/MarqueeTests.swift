@@ -72,6 +72,36 @@ import Testing
     }
   }
 
+  /// A `%` or `{` is escaped with the space that keeps polybar from reading a tag, and `&`, `<`
+  /// in Pango as entities: the window counts what the escaped bytes show, so in a plain text
+  /// line and in Pango markup every window is still exactly its width (a `%` counted as one
+  /// cell made each window that held one a cell too wide).
+  @Test(arguments: [
+    (UntrustedText.Dialect.textLine, VisibleCells.Markup.none),
+    (.textLine, .polybar), (.pango, .pango),
+  ])
+  func escapedCharactersKeepEveryWindowItsWidth(
+    dialect: UntrustedText.Dialect, markup: VisibleCells.Markup
+  ) {
+    for value in ["50% off {live} at 100%", "%{F#f00}red%{F-} & <b>x</b>", "{{%%}}"] {
+      for width in [1, 2, 5, 9] {
+        var marquee = Marquee(
+          value: value, width: width, separator: " · ", speed: 10, pause: 0, dialect: dialect,
+          markup: markup)
+        #expect(marquee.scrolls)
+        for step in 0..<80 {
+          marquee.advance(to: Double(step) * 0.1, playing: true)
+          var line = ByteLine()
+          marquee.append(into: &line)
+          #expect(
+            VisibleCells.count(line.bytes, markup: markup) == width,
+            "\(value) width \(width) step \(step): '\(String(decoding: line.bytes, as: UTF8.self))'"
+          )
+        }
+      }
+    }
+  }
+
   /// A consumer at 1 fps sees the window where a 60 fps one sees it at the same wall time.
   @Test func theSpeedIsWallTimeWhateverTheFrameRate() {
     var fast = Self.marquee("ABCDEFGHIJKLMNOP", width: 5, speed: 3, pause: 1.5)

@@ -1,7 +1,7 @@
 internal import CPipeWire
 
 /// The libpipewire calls every capture stream makes, the monitor's
-/// (``PipeWireMonitorStream``) and each of the player's (``PlayerCaptureStream``): they differ
+/// (``PipeWireMonitorStream``) and each of the player's (``PipeWirePlayerStream``): they differ
 /// in their properties and their target, not in how they are connected or read.
 enum PipeWireCapture {
   /// `PW_ID_ANY`, a cast macro Swift does not import.
@@ -28,8 +28,8 @@ enum PipeWireCapture {
   ///
   /// `PW_STREAM_FLAG_RT_PROCESS`: the process callback runs on libpipewire's data thread,
   /// which wakes each quantum anyway, instead of being passed on to the thread loop, which would
-  /// wake for it too. The callbacks must then touch only what is safe from that thread (see
-  /// ``PipeWireMonitorStream`` and ``PipeWirePlayerScope``).
+  /// wake for it too. The process callbacks then touch only their listener's `data`, a
+  /// `Sendable` value (``PipeWireMonitorProcess``, ``PipeWirePlayerProcess``).
   static func connectCapture(
     _ stream: OpaquePointer, sampleRate: Int, channels: Int, active: Bool
   ) -> Int32 {
@@ -46,34 +46,5 @@ enum PipeWireCapture {
       return pw_stream_connect(
         stream, SPA_DIRECTION_INPUT, anyId, pw_stream_flags(rawValue: flags), &params, 1)
     }
-  }
-
-  /// Disconnects and destroys `stream`, removing `hook` (its listener) in between:
-  /// `pw_stream_disconnect` waits until the data thread no longer processes the stream, so the
-  /// listener list is never changed under a process callback that walks it. The listener
-  /// hears the disconnect's `UNCONNECTED` state first.
-  static func destroy(_ stream: OpaquePointer, listener hook: UnsafeMutablePointer<spa_hook>) {
-    pw_stream_disconnect(stream)
-    spa_hook_remove(hook)
-    hook.pointee = spa_hook()
-    pw_stream_destroy(stream)
-  }
-
-  /// Dequeues `stream`'s next buffer, hands its samples (F32 interleaved) to `body` and queues
-  /// the buffer back. Allocates nothing.
-  static func withDequeuedSamples(
-    _ stream: OpaquePointer, _ body: (UnsafeBufferPointer<Float>) -> Void
-  ) {
-    guard let pwBuffer = pw_stream_dequeue_buffer(stream) else { return }
-    defer { pw_stream_queue_buffer(stream, pwBuffer) }
-    guard let spaBuffer = pwBuffer.pointee.buffer, spaBuffer.pointee.n_datas > 0,
-      let data = spaBuffer.pointee.datas?.pointee, let base = data.data, let chunk = data.chunk
-    else { return }
-    let offset = min(chunk.pointee.offset, data.maxsize)
-    let size = min(chunk.pointee.size, data.maxsize - offset)
-    body(
-      UnsafeBufferPointer(
-        start: (base + Int(offset)).assumingMemoryBound(to: Float.self),
-        count: Int(size) / MemoryLayout<Float>.size))
   }
 }

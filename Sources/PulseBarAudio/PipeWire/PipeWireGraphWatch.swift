@@ -1,20 +1,35 @@
 internal import CPipeWire
 import PulseBarCore
 
-/// The graph as the registry tells it, a part of ``PipeWireConnection``: sinks, clients, links
+/// The graph as the registry tells it, a part of ``PipeWireRecording``: sinks, clients, links
 /// and playback stream nodes go into ``PipeWireGraph``; each playback stream node is bound for
-/// its state and owner, the `default` metadata for the default sink. Every change publishes the
-/// followed sink's monitor and has the scope reconciled (``graphChanged()``). The registry's,
-/// the nodes' and the metadata's callbacks find it through their `data`.
-final class PipeWireGraphWatch: PipeWireConnectionPart {
+/// its state and owner, the `default` metadata for the default sink. Every change is told to
+/// its owner (``Change``), which publishes the followed sink and reconciles the scope.
+/// The registry's, the nodes' and the metadata's callbacks find it through their `data`, on the
+/// loop thread with the loop's lock held (asserted in debug).
+final class PipeWireGraphWatch: PipeWireCallbackTarget {
+  /// What changed, for the owner (``PipeWireRecording``).
+  struct Change {
+    /// A stream node that changed or went: its capture stream may be tried again.
+    var node: UInt32?
+    /// A stream node there at connection turned out to run into the followed sink: what is
+    /// recorded first is no start (the daemon's start or the server's return amid sound).
+    var playedAtConnection = false
+  }
+
   /// A bound proxy (a stream node for its state, the default metadata) and its listener.
   struct Bound {
     let proxy: OpaquePointer
     let hook: UnsafeMutablePointer<spa_hook>
   }
 
-  unowned let connection: PipeWireConnection
+  private let threadLoop: PipeWireThreadLoop
+  /// Tells the owner what changed (set once, by the owner).
+  var changed: (Change) -> Void = { _ in }
   private(set) var graph = PipeWireGraph()
+  /// The initial registry round trip is done (set by the owner): stream nodes that come
+  /// from now on are new, not there at connection.
+  var listed = false
   private var registry: OpaquePointer?
   /// Stream nodes bound for their state, by global id.
   private var boundNodes: [UInt32: Bound] = [:]
@@ -24,8 +39,6 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
   /// The `default` metadata, bound for `default.audio.sink`, and its global id.
   private var metadata: Bound?
   private var metadataId: UInt32?
-  /// The sink whose monitor is published as the source (its `node.name`).
-  private(set) var followedSinkName: String?
 
   // Listener storage: libpipewire keeps pointers to these, so they live as long as we do.
   private let registryHook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
@@ -34,8 +47,8 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
   private let metadataEvents = UnsafeMutablePointer.allocate(initializedTo: pw_metadata_events())
 
   /// Fills the registry's, the nodes' and the metadata's event tables.
-  init(connection: PipeWireConnection) {
-    self.connection = connection
+  init(threadLoop: PipeWireThreadLoop) {
+    self.threadLoop = threadLoop
     registryEvents.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
     registryEvents.pointee.global = { data, id, _, type, _, props in
       guard let type else { return }
@@ -69,6 +82,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
 
   /// Listens to `core`'s registry; false when it has none.
   func watchRegistry(of core: OpaquePointer) -> Bool {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     guard let registry = pw_core_get_registry(core, UInt32(PW_VERSION_REGISTRY), 0) else {
       return false
     }
@@ -77,9 +91,10 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
     return true
   }
 
-  /// Releases the nodes and the metadata, destroys the registry, forgets the graph and the
-  /// followed sink (the connection is lost or ends).
+  /// Releases the nodes and the metadata, destroys the registry, forgets the graph (the
+  /// connection is lost or ends).
   func unwatch() {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     for id in Array(boundNodes.keys) { unbindNode(id) }
     if let metadata {
       Self.release(metadata)
@@ -93,13 +108,14 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       self.registry = nil
     }
     graph.removeAll()
-    followedSinkName = nil
+    listed = false
     statesAwaited.removeAll()
   }
 
   /// A global appeared: sinks and links go into the graph; playback stream nodes too, and are
   /// bound for their state; the `default` metadata is bound for the default sink.
   private func global(id: UInt32, type: String, props: UnsafePointer<spa_dict>?) {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     func lookup(_ key: String) -> String? {
       spa_dict_lookup(props, key).map { String(cString: $0) }
     }
@@ -108,14 +124,14 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       switch lookup("media.class") {
       case "Audio/Sink":
         graph.addSink(id: id, name: lookup("node.name") ?? "")
-        graphChanged()
+        changed(Change())
       case "Stream/Output/Audio":
         graph.addStream(
           id: id, serial: lookup("object.serial").flatMap { UInt32($0) },
           client: lookup("client.id").flatMap { UInt32($0) },
           applicationName: lookup("application.name"))
         bindNode(id)
-        if !connection.synced { statesAwaited.insert(id) }
+        if !listed { statesAwaited.insert(id) }
       default: break
       }
     case "PipeWire:Interface:Client":
@@ -126,7 +142,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
         let input = lookup("link.input.node").flatMap({ UInt32($0) })
       else { return }
       graph.addLink(id: id, output: output, input: input)
-      graphChanged()
+      changed(Change())
     case "PipeWire:Interface:Metadata":
       guard metadata == nil, lookup("metadata.name") == "default",
         let bound = bind(id, type: type, version: PW_VERSION_METADATA)
@@ -139,8 +155,8 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
   }
 
   private func globalRemoved(id: UInt32) {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     if boundNodes[id] != nil { unbindNode(id) }
-    connection.scope.failedNodes.remove(id)
     if id == metadataId, let metadata {
       Self.release(metadata)
       self.metadata = nil
@@ -148,7 +164,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       graph.defaultSinkName = nil
     }
     graph.remove(id: id)
-    graphChanged()
+    changed(Change(node: id))
   }
 
   /// Binds a playback stream node: its `info` events carry the node state.
@@ -182,6 +198,7 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
   /// paused. `props`, when they changed, say whose stream it is (`application.process.id` on
   /// a pipewire-pulse stream; a native one names only `application.name`).
   private func nodeInfo(id: UInt32, running: Bool, props: UnsafePointer<spa_dict>?) {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     guard let before = graph.stream(id) else { return }
     graph.updateStream(id: id, running: running)
     if let props {
@@ -193,19 +210,18 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
         binary: lookup("application.process.binary"), applicationName: lookup("application.name")
       )
     }
-    // A node that changes gets another chance at being recorded.
-    if graph.stream(id) != before { connection.scope.failedNodes.remove(id) }
-    // The daemon's start or the server's return amid sound (the state comes after the sync).
-    if statesAwaited.remove(id) != nil, running,
-      graph.followedSink.map({ graph.activity(onSink: $0) }) == .running
-    {
-      buffer.markSourceSwitch()
-    }
-    graphChanged()
+    // A node that changes gets another chance at being recorded; the daemon's start or the
+    // server's return amid sound (the state comes after the sync) is no onset.
+    changed(
+      Change(
+        node: graph.stream(id) != before ? id : nil,
+        playedAtConnection: statesAwaited.remove(id) != nil && running
+          && graph.followedSink.map({ graph.activity(onSink: $0) }) == .running))
   }
 
   /// `default.audio.sink` on the core (subject 0): the sink WirePlumber links us to.
   private func metadataProperty(subject: UInt32, key: String?, value: UnsafePointer<CChar>?) {
+    threadLoop.assertLocked("PipeWireGraphWatch")
     guard subject == PW_ID_CORE, key == nil || key == "default.audio.sink" else { return }
     var name: String?
     if let value {
@@ -215,35 +231,6 @@ final class PipeWireGraphWatch: PipeWireConnectionPart {
       }
     }
     graph.defaultSinkName = name
-    graphChanged()
-  }
-
-  /// Publishes what the graph now says: the followed sink's monitor (a new one bumps the
-  /// generation and drops stale audio), then what is recorded
-  /// (``PipeWirePlayerScope/reconcileScope()``: the source, the activity, the streams'
-  /// activation). Nothing before the first round trip is done, so a connection does not flap
-  /// through half-enumerated states.
-  func graphChanged() {
-    guard connection.synced else { return }
-    let name = graph.followedSink == nil ? nil : graph.defaultSinkName
-    if name != followedSinkName {
-      followedSinkName = name
-      debug?("PipeWire: following \(name.map { "the monitor of \($0)" } ?? "no sink")")
-      // While the player's own streams deliver, the monitor's audio is not recorded: they play
-      // on wherever the default goes, with no reset.
-      if !connection.scope.playerDelivers {
-        buffer.discardAll()
-        // Amid sound the new monitor's first samples are no onset.
-        if graph.followedSink.map({ graph.activity(onSink: $0) }) == .running {
-          buffer.markSourceSwitch()
-        }
-        let described = connection.scope.describedSource
-        buffer.updateStatus {
-          $0.sourceName = described
-          $0.generation &+= 1
-        }
-      }
-    }
-    connection.scope.reconcileScope()
+    changed(Change())
   }
 }

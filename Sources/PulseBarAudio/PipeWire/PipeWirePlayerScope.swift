@@ -1,134 +1,103 @@
 internal import CPipeWire
 import PulseBarCore
-import PulseBarSystem
-import Synchronization
-
-/// One capture stream on one stream node of the active player: its `target.object` is the
-/// node's `object.serial`, so WirePlumber links the node's output to it alone (what
-/// `pw-record --target <serial>` does). Its callbacks find it through their `data`; the
-/// ``PipeWirePlayerScope`` owns it. Its process callback runs on libpipewire's data thread
-/// (``PipeWireCapture/connectCapture(_:sampleRate:channels:active:)``): what that callback
-/// reads is fixed at creation, or atomic, or under the scope's mixer lock (``lane``).
-final class PlayerCaptureStream: PipeWireCallbackTarget {
-  unowned let scope: PipeWirePlayerScope
-  let stream: OpaquePointer
-  let hook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
-  /// The stream node it records, and that node's serial when the stream was made.
-  let node: UInt32
-  let serial: UInt32
-  /// The channel count it was connected with.
-  let channels: Int
-  /// Its lane in the scope's ``StreamMixer``; read and changed under the mixer's lock.
-  var lane: Int
-  /// Its first quantum has arrived (set on the data thread).
-  let delivered = Atomic(false)
-  /// The scope is closing it: its state callbacks are the close's own, not a failure.
-  var closing = false
-
-  init(
-    scope: PipeWirePlayerScope, stream: OpaquePointer, node: UInt32, serial: UInt32,
-    channels: Int, lane: Int
-  ) {
-    self.scope = scope
-    self.stream = stream
-    self.node = node
-    self.serial = serial
-    self.channels = channels
-    self.lane = lane
-  }
-
-  deinit { hook.deallocate() }
-}
 
 /// What the bars record under `input.scope`, and the capture streams on the active player's
-/// stream nodes, a part of ``PipeWireConnection``: on every change of the graph, the player or
-/// the scope, ``reconcileScope()`` decides (``PlayerCapturePlan``), opens and closes the
-/// player's streams to match, and sets the monitor stream active or not. The player's streams
-/// are summed (``StreamMixer``) into the buffer, and take over from the monitor stream once one
-/// delivers. Their callbacks find their ``PlayerCaptureStream`` through their `data`, the scope
-/// timer's finds this object.
+/// stream nodes, a part of ``PipeWireRecording``: on every change of the graph, the player or
+/// the scope, its owner has it ``reconcile(_:)``: it decides (``PlayerCapturePlan``), opens
+/// and closes the player's streams to match, and returns what the owner publishes
+/// and whether the monitor stream runs (``Outcome``). The player's streams are summed
+/// (``PlayerStreamLanes``) into the buffer, and take over from the monitor stream once one
+/// delivers (``PipeWireHandOver``).
 ///
-/// Two threads: everything runs on the thread loop (its lock held) but the streams' process
-/// callbacks, which run on libpipewire's data thread and touch only ``delivering`` (atomic),
-/// the mixer (under its lock), the capture buffer (its own lock) and the scope timer (armed
-/// with `timerfd_settime`, a syscall any thread may make). A stream is destroyed before
-/// anything its callback uses goes: `pw_stream_destroy` waits for the data thread.
-final class PipeWirePlayerScope: PipeWireConnectionPart {
-  unowned let connection: PipeWireConnection
+/// Loop-side: touched on the loop thread or with the loop's lock held (asserted in debug). The
+/// streams' process callbacks, on the data thread, reach only their ``PipeWirePlayerProcess``.
+/// A stream is destroyed before anything its callback uses goes: `pw_stream_disconnect` waits
+/// for the data thread.
+final class PipeWirePlayerScope {
+  /// What the owner hands a reconcile: the graph and the sink it follows, and what a new
+  /// stream needs.
+  struct Surroundings {
+    let graph: PipeWireGraph
+    /// The sink whose monitor is published as the source (its `node.name`).
+    let followedSinkName: String?
+    let core: OpaquePointer
+    let channels: Int
+    /// Has the loop reconcile again soon (armed from a stream's callbacks).
+    let reconcileTimer: PipeWireLoopTimer
+  }
+
+  /// What a reconcile decided, for the owner to publish and apply.
+  struct Outcome: Equatable {
+    /// What json's `source` says is recorded.
+    var sourceName: String
+    var othersPlay: Bool
+    var activity: StreamActivity
+    /// Whether the monitor stream runs, and why (for `-v`).
+    var monitorActive: Bool
+    var monitorReason: String
+  }
+
+  private let threadLoop: PipeWireThreadLoop
+  private let sampleRate: Int
+  private let buffer: CaptureBuffer
+  private let handOver: PipeWireHandOver
+  private let debug: CaptureLog?
   /// What the bars record: the active player's stream nodes or the whole output.
   private var selection: PlayerStreamSelection
   /// The active MPRIS player, as the engine last said.
   private var player: PlayerAudioIdentity?
-  /// What is recorded now, and why (``reconcileScope()``).
+  /// What is recorded now, and why (``reconcile(_:)``).
   private var target: CaptureTarget
   /// The capture streams on the player's stream nodes, while ``target`` is the player.
-  private var playerStreams: [PlayerCaptureStream] = []
-  /// One of the player's capture streams has delivered: the monitor stream's data is dropped
-  /// and it is made inactive. Set on the data thread at a first delivery, recomputed on the
-  /// loop at each reconcile (a reconcile that misses a delivery racing it is followed by the
-  /// one that delivery armed).
-  let delivering = Atomic(false)
-  /// ``delivering``, read.
-  var playerDelivers: Bool { delivering.load(ordering: .acquiring) }
-  /// Stream nodes whose capture stream failed; tried again once the node changes (the graph
-  /// watch forgets a node that changes or goes, the connection all of them when it is lost).
-  var failedNodes: Set<UInt32> = []
-  /// Sums the player's streams (a stream may lag 50 ms behind the others); used only under
-  /// ``mixing``.
-  private let mixer: StreamMixer
-  /// Guards ``mixer`` and the streams' ``PlayerCaptureStream/lane`` (the data thread mixes,
-  /// the loop resets the lanes).
-  private let mixing = Lock(())
-  /// Reconciles the scope soon, outside a stream's own callback.
-  private var scopeTimer: UnsafeMutablePointer<spa_source>?
-  /// The player streams' events; each stream's `data` is its ``PlayerCaptureStream``.
-  private let playerStreamEvents = UnsafeMutablePointer.allocate(initializedTo: pw_stream_events())
+  private var playerStreams: [PipeWirePlayerStream] = []
+  /// Stream nodes whose capture stream failed; tried again once the node changes.
+  private var failedNodes: Set<UInt32> = []
+  /// The key the next stream gets in the mixer's lanes.
+  private var nextKey: UInt64 = 0
 
-  init(connection: PipeWireConnection) {
-    self.connection = connection
-    let settings = connection.settings
-    selection = PlayerStreamSelection(scope: settings.scope)
-    target = settings.scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
-    mixer = StreamMixer(maximumLag: settings.sampleRate / 20 * CaptureFormat.maxChannels)
-    playerStreamEvents.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
-    playerStreamEvents.pointee.state_changed = { data, _, state, error in
-      let recording = PlayerCaptureStream.from(data)
-      recording.scope.playerStreamStateChanged(
-        recording, state, error: error.map { String(cString: $0) })
-    }
-    playerStreamEvents.pointee.process = { data in
-      let recording = PlayerCaptureStream.from(data)
-      recording.scope.playerProcess(recording)
-    }
+  init(
+    scope: CaptureScope, sampleRate: Int, buffer: CaptureBuffer, handOver: PipeWireHandOver,
+    threadLoop: PipeWireThreadLoop, debug: CaptureLog?
+  ) {
+    self.threadLoop = threadLoop
+    self.sampleRate = sampleRate
+    self.buffer = buffer
+    self.handOver = handOver
+    self.debug = debug
+    selection = PlayerStreamSelection(scope: scope)
+    target = scope == .output ? .output(.scopeIsOutput) : .output(.noPlayer)
   }
 
-  deinit { playerStreamEvents.deallocate() }
-
-  /// The graph, as the watch last heard it.
-  private var graph: PipeWireGraph { connection.watch.graph }
-
-  /// The active MPRIS player changed (or started or stopped playing): record what now belongs
-  /// to it.
-  func follow(player: PlayerAudioIdentity?) {
-    guard player != self.player else { return }
+  /// The active MPRIS player changed (or started or stopped playing); true when the owner should
+  /// reconcile.
+  func follow(player: PlayerAudioIdentity?) -> Bool {
+    threadLoop.assertLocked("PipeWirePlayerScope")
+    guard player != self.player else { return false }
     self.player = player
-    reconcileScope()
+    return true
   }
 
-  /// `input.scope` changed on a reload.
-  func scopeChanged(_ scope: CaptureScope) {
-    connection.settings.scope = scope
-    guard scope != selection.scope else { return }
+  /// `input.scope` changed on a reload; true when the owner should reconcile.
+  func scopeChanged(_ scope: CaptureScope) -> Bool {
+    threadLoop.assertLocked("PipeWirePlayerScope")
+    guard scope != selection.scope else { return false }
     selection.scope = scope
-    reconcileScope()
+    return true
   }
+
+  /// Stream node `node` changed or went: its capture stream may be tried again.
+  func forgetFailure(of node: UInt32) { failedNodes.remove(node) }
 
   /// Decides what to record (``PlayerCapturePlan``) from the player and the graph, makes and
-  /// closes the player's capture streams to match, sets the monitor stream active or not, and
-  /// says what is recorded and whether it runs. Runs on every change of the graph, the player
-  /// or the scope; a change that changes nothing costs a look at the graph.
-  func reconcileScope() {
-    guard connection.synced else { return }
+  /// closes the player's capture streams to match, and says what is recorded, whether it runs
+  /// and whether the monitor stream should. A change that changes nothing costs a look at the
+  /// graph.
+  func reconcile(_ around: Surroundings) -> Outcome {
+    threadLoop.assertLocked("PipeWirePlayerScope")
+    let graph = around.graph
+    failedNodes.formUnion(
+      Self.failedNodes(ended: playerStreams.filter(\.ended).map { ($0.node, $0.serial) }, in: graph)
+    )
     let sink = graph.followedSink
     let plan = PlayerCapturePlan(
       selection: selection, player: player,
@@ -137,41 +106,59 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
     let changed = plan.apply(
       to: playerStreams, stream: \.node,
       stale: { graph.stream($0.node)?.serial != $0.serial },
-      close: closePlayerStream, open: openPlayerStream)
+      close: close, open: { self.open($0, around) })
     if changed {
       // Lanes follow the streams' order; what a lane had queued is dropped with the old set.
-      mixing.withLock { _ in
-        mixer.reset(lanes: playerStreams.count)
-        for (lane, recording) in playerStreams.enumerated() { recording.lane = lane }
-      }
+      let keys = playerStreams.map(\.process.key)
+      handOver.mixing.withLock { $0.reset(keys: keys) }
     }
     // A player's streams that all are new (another player's, or the same player's after a
     // pause) leave the monitor recording until one of them delivers.
-    delivering.store(
-      playerStreams.contains { $0.delivered.load(ordering: .acquiring) }, ordering: .releasing)
+    handOver.delivering.store(
+      playerStreams.contains { $0.process.delivered.load(ordering: .acquiring) },
+      ordering: .releasing)
+    let sinkActivity = sink.map { graph.activity(onSink: $0) }
     if plan.target != target {
       target = plan.target
-      let monitor = connection.watch.followedSinkName.map { $0 + ".monitor" } ?? "nothing"
-      debug?("PipeWire: \(target.reason); recording \(recordsPlayer ? describedSource : monitor)")
+      let monitor = around.followedSinkName.map { $0 + ".monitor" } ?? "nothing"
+      let recorded = recordsPlayer ? describedSource(around.followedSinkName) : monitor
+      debug?("PipeWire: \(target.reason); recording \(recorded)")
     }
-    let described = describedSource
-    let activity = recordsPlayer ? .running : sink.map { graph.activity(onSink: $0) } ?? .none
-    buffer.updateStatus {
-      $0.sourceName = described
-      $0.othersPlay = plan.othersPlay
-      $0.activity = activity
-    }
-    connection.monitor.setActive(
-      monitorWanted,
-      because: playerDelivers
-        ? "the player's streams are recorded" : monitorWanted ? "a stream plays" : "no stream plays"
-    )
+    let delivers = handOver.playerDelivers
+    let monitorActive = Self.monitorWanted(playerDelivers: delivers, sinkActivity: sinkActivity)
+    return Outcome(
+      sourceName: describedSource(around.followedSinkName), othersPlay: plan.othersPlay,
+      activity: recordsPlayer ? .running : sinkActivity ?? .none, monitorActive: monitorActive,
+      monitorReason: delivers
+        ? "the player's streams are recorded"
+        : monitorActive ? "a stream plays" : "no stream plays")
+  }
+
+  /// The nodes whose capture stream ended (`node` with the `serial` it had when the stream was
+  /// made) while the node is still the one recorded: they are not tried again until the node
+  /// changes. A node that went, or came back with another serial, is not one of them.
+  static func failedNodes(ended: [(node: UInt32, serial: UInt32)], in graph: PipeWireGraph)
+    -> [UInt32]
+  {
+    ended.filter { graph.stream($0.node)?.serial == $0.serial }.map(\.node)
+  }
+
+  /// Whether the monitor stream should run: something plays into the followed sink
+  /// (`sinkActivity`) and the player's streams do not deliver instead.
+  static func monitorWanted(playerDelivers: Bool, sinkActivity: StreamActivity?) -> Bool {
+    !playerDelivers && sinkActivity == .running
+  }
+
+  /// Whether the monitor stream should run in `graph` now.
+  func monitorWanted(in graph: PipeWireGraph) -> Bool {
+    Self.monitorWanted(
+      playerDelivers: handOver.playerDelivers,
+      sinkActivity: graph.followedSink.map { graph.activity(onSink: $0) })
   }
 
   /// What json's `source` says is recorded: the player's stream nodes, or the followed sink's
   /// monitor (and why, when a player is there), nothing before a sink is followed.
-  var describedSource: String {
-    let followedSinkName = connection.watch.followedSinkName
+  func describedSource(_ followedSinkName: String?) -> String {
     if case .output = target, followedSinkName == nil { return "" }
     return target.describe(streamKind: "node", output: (followedSinkName ?? "") + ".monitor")
   }
@@ -182,45 +169,29 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
     return false
   }
 
-  /// Whether the monitor stream should run: something plays into the followed sink and the
-  /// player's streams do not deliver instead.
-  var monitorWanted: Bool {
-    !playerDelivers && graph.followedSink.map { graph.activity(onSink: $0) } == .running
-  }
-
   /// Makes a capture stream on stream node `node`; false when it cannot (the node is marked
   /// failed until it changes, so the output is recorded meanwhile).
-  private func openPlayerStream(_ node: UInt32) -> Bool {
-    guard let core, let serial = graph.stream(node)?.serial else {
+  private func open(_ node: UInt32, _ around: Surroundings) -> Bool {
+    guard let serial = around.graph.stream(node)?.serial else {
       return markFailed(node, "node \(node) has no serial")
     }
-    if scopeTimer == nil {
-      // Made here, so the process callback that arms it allocates nothing.
-      scopeTimer = pb_pw_loop_add_timer(
-        connection.loop, { data, _ in PipeWirePlayerScope.from(data).reconcileScope() }, userdata)
+    let key = nextKey
+    nextKey &+= 1
+    let opened = PipeWirePlayerStream.open(
+      node: node, serial: serial, core: around.core, sampleRate: sampleRate,
+      process: { stream in
+        PipeWirePlayerProcess(
+          stream: stream, key: key, channels: around.channels, buffer: buffer,
+          handOver: handOver, reconcileTimer: around.reconcileTimer)
+      }, threadLoop: threadLoop, debug: debug)
+    switch opened {
+    case .success(let recording):
+      playerStreams.append(recording)
+      debug?("PipeWire: recording node \(node) (object.serial \(serial))")
+      return true
+    case .failure(let failure):
+      return markFailed(node, failure.reason)
     }
-    let properties = PipeWireCapture.streamProperties([
-      ("target.object", String(serial)), ("node.dont-reconnect", "true"),
-      ("node.name", "pulsebar-player"), ("node.description", "pulsebar capture (player)"),
-    ])
-    guard let stream = pw_stream_new(core, "pulsebar capture (player)", properties) else {
-      return markFailed(node, "cannot create a capture stream")
-    }
-    let recording = PlayerCaptureStream(
-      scope: self, stream: stream, node: node, serial: serial, channels: settings.channels,
-      lane: playerStreams.count)
-    pw_stream_add_listener(stream, recording.hook, playerStreamEvents, recording.userdata)
-    // Active at once: only a node that runs is recorded.
-    let result = PipeWireCapture.connectCapture(
-      stream, sampleRate: settings.sampleRate, channels: recording.channels, active: true)
-    guard result >= 0 else {
-      spa_hook_remove(recording.hook)
-      pw_stream_destroy(stream)
-      return markFailed(node, "cannot connect a capture stream to node \(node) (error \(result))")
-    }
-    playerStreams.append(recording)
-    debug?("PipeWire: recording node \(node) (object.serial \(serial))")
-    return true
   }
 
   /// Notes a node that cannot be recorded alone; it is tried again once it changes.
@@ -230,72 +201,20 @@ final class PipeWirePlayerScope: PipeWireConnectionPart {
     return false
   }
 
-  /// Destroys one of the player's capture streams (its state callback ignores the close).
-  private func closePlayerStream(_ recording: PlayerCaptureStream) {
-    recording.closing = true
-    PipeWireCapture.destroy(recording.stream, listener: recording.hook)
+  /// Destroys one of the player's capture streams.
+  private func close(_ recording: PipeWirePlayerStream) {
+    recording.destroy()
     playerStreams.removeAll { $0 === recording }
     debug?("PipeWire: no longer recording node \(recording.node)")
   }
 
-  /// Closes every player stream (a reload's new format, a lost connection, the end).
-  func closePlayerStreams() {
-    for recording in playerStreams { closePlayerStream(recording) }
-    mixing.withLock { _ in mixer.reset(lanes: 0) }
-    delivering.store(false, ordering: .releasing)
-  }
-
-  /// A player stream ended: WirePlumber destroys it when its node goes (`node.dont-reconnect`:
-  /// it is never moved to another node), or it failed. It is closed from the scope timer, not
-  /// inside its own callback; a node still there is not tried again until it changes.
-  private func playerStreamStateChanged(
-    _ recording: PlayerCaptureStream, _ state: pw_stream_state, error: String?
-  ) {
-    guard !recording.closing else { return }
-    switch state {
-    case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
-      debug?("PipeWire: the capture stream of node \(recording.node) ended (\(error ?? "?"))")
-      if graph.stream(recording.node)?.serial == recording.serial {
-        failedNodes.insert(recording.node)
-      }
-      scheduleReconcile()
-    case PW_STREAM_STATE_STREAMING:
-      debug?("PipeWire: capture stream of node \(recording.node) streaming")
-    default: break
-    }
-  }
-
-  /// The process callback of a player stream, on the data thread: its samples, through the
-  /// mixer, into the buffer. The first samples hand over from the monitor stream, whose data is
-  /// dropped from then on; the scope timer then makes it inactive. Allocates nothing.
-  private func playerProcess(_ recording: PlayerCaptureStream) {
-    PipeWireCapture.withDequeuedSamples(recording.stream) { samples in
-      guard !samples.isEmpty else { return }
-      if !recording.delivered.exchange(true, ordering: .acquiringAndReleasing),
-        !delivering.exchange(true, ordering: .acquiringAndReleasing)
-      {
-        scheduleReconcile()
-      }
-      let channels = recording.channels
-      mixing.withLock { _ in
-        mixer.write(samples, lane: recording.lane) { mixed in
-          buffer.write(mixed, channels: channels, origin: .player)
-        }
-      }
-    }
-  }
-
-  /// Runs ``reconcileScope()`` from the loop soon, outside the callback that asks (which may
-  /// be on the data thread: arming the timer is one `timerfd_settime`).
-  private func scheduleReconcile() {
-    guard let scopeTimer else { return }
-    pb_pw_loop_arm_timer(connection.loop, scopeTimer, 1)
-  }
-
-  /// Destroys the scope timer for good (the connection's shutdown).
-  func destroyScopeTimer() {
-    guard let scopeTimer else { return }
-    pb_pw_loop_destroy_source(connection.loop, scopeTimer)
-    self.scopeTimer = nil
+  /// Closes every player stream (a reload's new format, a lost connection, the end); with
+  /// `forgettingFailures`, every node may be tried again (the graph is gone).
+  func closeAll(forgettingFailures: Bool = false) {
+    threadLoop.assertLocked("PipeWirePlayerScope")
+    for recording in playerStreams { close(recording) }
+    handOver.mixing.withLock { $0.reset(keys: []) }
+    handOver.delivering.store(false, ordering: .releasing)
+    if forgettingFailures { failedNodes.removeAll() }
   }
 }

@@ -116,7 +116,7 @@ package enum PipeWireProbe {
         let mediaClass = spa_dict_lookup(props, "media.class"),
         String(cString: mediaClass) == "Audio/Sink"
       else { return }
-      Listing.from(data).sinks += 1
+      Listing.from(data).sinkListed()
     }
     return registryEvents
   }
@@ -139,21 +139,35 @@ package enum PipeWireProbe {
       graphRate: listing.graphRate)
   }
 
-  /// What the callbacks gather while the loop runs (confined to the calling thread).
+  /// What the callbacks gather while the loop runs: confined to the thread that calls
+  /// ``detect(remote:timeout:)`` (the loop runs there), checked in debug builds.
   private final class Listing {
     let mainLoop: OpaquePointer
-    var sinks = 0
-    var graphRate: Int?
-    var answered = false
+    private(set) var sinks = 0
+    var graphRate: Int? {
+      didSet { confinement.check("PipeWireProbe.Listing") }
+    }
+    private(set) var answered = false
     private var finished = false
+    private var confinement = ThreadConfinement()
 
-    init(mainLoop: OpaquePointer) { self.mainLoop = mainLoop }
+    init(mainLoop: OpaquePointer) {
+      self.mainLoop = mainLoop
+      confinement.check("PipeWireProbe.Listing")
+    }
+
+    /// The registry listed one more `Audio/Sink` node.
+    func sinkListed() {
+      confinement.check("PipeWireProbe.Listing")
+      sinks += 1
+    }
 
     static func from(_ data: UnsafeMutableRawPointer?) -> Listing {
       Unmanaged<Listing>.fromOpaque(data!).takeUnretainedValue()
     }
 
     func finish(answered: Bool) {
+      confinement.check("PipeWireProbe.Listing")
       guard !finished else { return }
       finished = true
       self.answered = answered

@@ -17,7 +17,8 @@ import PulseBarSystem
 /// and the monitor stream is inactive (``PlayerStreamSelection``).
 ///
 /// The libpipewire work lives in ``PipeWireConnection``, which only the `pw_thread_loop`'s
-/// thread touches (or a caller holding its lock); this class is the thread-safe handle.
+/// thread touches (or a caller holding its lock, asserted in debug); this class is the
+/// thread-safe handle.
 package final class PipeWireSource: CaptureSource {
   /// What to record and how.
   package struct Settings: Sendable, Equatable {
@@ -30,16 +31,18 @@ package final class PipeWireSource: CaptureSource {
     package var scope: CaptureScope = .player
   }
 
-  /// The loop, its context and the connection it drives while started.
+  /// The loop, its context and the connection it drives while started. Not `Sendable`: the
+  /// connection is confined by the loop's lock, which every use below takes
+  /// (``PipeWireThreadLoop/withLock(_:)``).
   private struct Runtime {
-    let threadLoop: OpaquePointer
+    let threadLoop: PipeWireThreadLoop
     let context: OpaquePointer
     let connection: PipeWireConnection
   }
 
   private let initialSettings: Settings
-  private let log: PulseSource.Log
-  private let debug: PulseSource.Log?
+  private let log: CaptureLog
+  private let debug: CaptureLog?
   private let runtime = Lock<Runtime?>(nil)
 
   /// PipeWire's default `default.clock.rate`: the capture rate when the graph's is not known.
@@ -51,8 +54,8 @@ package final class PipeWireSource: CaptureSource {
   package init(
     sampleRate: Int = PulseSource.defaultSampleRate, channels: Int, remote: String? = nil,
     scope: CaptureScope = .player,
-    log: @escaping PulseSource.Log = { Console.error("pulsebar: \($0)\n") },
-    debug: PulseSource.Log? = nil
+    log: @escaping CaptureLog = { Console.error("pulsebar: \($0)\n") },
+    debug: CaptureLog? = nil
   ) {
     initialSettings = Settings(
       sampleRate: sampleRate, channels: channels, remote: remote, scope: scope)
@@ -70,26 +73,25 @@ package final class PipeWireSource: CaptureSource {
         && buffer.sampleRate == initialSettings.sampleRate)
     runtime.withLock { runtime in
       guard runtime == nil else { return }
-      pw_init(nil, nil)
-      guard let threadLoop = pw_thread_loop_new("pulsebar-pipewire", nil) else {
+      guard let threadLoop = PipeWireThreadLoop(name: "pulsebar-pipewire") else {
         log("PipeWire: cannot create the loop thread")
         return
       }
-      guard let context = pw_context_new(pw_thread_loop_get_loop(threadLoop), nil, 0) else {
+      guard let context = pw_context_new(threadLoop.loop, nil, 0) else {
         log("PipeWire: cannot create a context")
-        pw_thread_loop_destroy(threadLoop)
+        threadLoop.destroy()
         return
       }
       let connection = PipeWireConnection(
         threadLoop: threadLoop, context: context, settings: initialSettings, buffer: buffer,
         log: log, debug: debug)
-      guard pw_thread_loop_start(threadLoop) == 0 else {
+      guard threadLoop.start() else {
         log("PipeWire: cannot start the loop thread")
         pw_context_destroy(context)
-        pw_thread_loop_destroy(threadLoop)
+        threadLoop.destroy()
         return
       }
-      connection.withLoopLock { connection.connect() }
+      threadLoop.withLock { connection.connect() }
       runtime = Runtime(threadLoop: threadLoop, context: context, connection: connection)
     }
   }
@@ -99,24 +101,25 @@ package final class PipeWireSource: CaptureSource {
   package func formatChanged() {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      let format = current.connection.buffer.format
-      current.connection.withLoopLock { current.connection.reformat(format) }
+      let recording = current.connection.recording
+      let channels = current.connection.buffer.format.channels
+      current.threadLoop.withLock { recording.reformat(channels: channels) }
     }
   }
 
   /// Records the active player's stream nodes while it plays (``PlayerStreamSelection``).
   package func follow(player: PlayerAudioIdentity?) {
     runtime.withLock { runtime in
-      guard let connection = runtime?.connection else { return }
-      connection.withLoopLock { connection.scope.follow(player: player) }
+      guard let current = runtime else { return }
+      current.threadLoop.withLock { current.connection.recording.follow(player: player) }
     }
   }
 
   /// `input.scope` changed on a reload.
   package func scopeChanged(_ scope: CaptureScope) {
     runtime.withLock { runtime in
-      guard let connection = runtime?.connection else { return }
-      connection.withLoopLock { connection.scope.scopeChanged(scope) }
+      guard let current = runtime else { return }
+      current.threadLoop.withLock { current.connection.recording.scopeChanged(scope) }
     }
   }
 
@@ -124,10 +127,10 @@ package final class PipeWireSource: CaptureSource {
   package func stop() {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      current.connection.withLoopLock { current.connection.shutdown() }
-      pw_thread_loop_stop(current.threadLoop)
+      current.threadLoop.withLock { current.connection.shutdown() }
+      current.threadLoop.stop()
       pw_context_destroy(current.context)
-      pw_thread_loop_destroy(current.threadLoop)
+      current.threadLoop.destroy()
       runtime = nil
     }
   }

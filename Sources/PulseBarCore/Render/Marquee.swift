@@ -43,22 +43,25 @@ struct Marquee {
     self.width = width
     self.speed = speed
     self.pause = pause
-    scrolls = TextCells.width(of: value) > width
+    // Each character is escaped alone (a window may start or end at any of them), so a `%` or
+    // a `{` takes the space that keeps it from opening a polybar tag: its cells are the ones
+    // its escaped bytes show, not the character's own.
+    var valueCells = 0
+    for character in value { valueCells += Self.escapedCells(of: character, dialect, markup) }
+    scrolls = valueCells > width
     var bytes = ByteLine()
     var byteStarts: [Int] = []
     var cellStarts: [Int] = []
     var cells = 0
     var clean = true
-    for character in scrolls ? value + separator : TextCells.fit(value, cells: width) {
+    for character in scrolls ? value + separator : value {
       byteStarts.append(bytes.count)
       cellStarts.append(cells)
       UntrustedText.append(String(character), as: dialect, to: &bytes)
-      cells += TextCells.width(of: character)
       let span = VisibleCells.span(
         of: bytes.bytes[byteStarts[byteStarts.count - 1]...], markup: markup)
-      clean =
-        clean && span.startsClean && span.endsClean
-        && span.cells == TextCells.width(of: character)
+      cells += span.cells
+      clean = clean && span.startsClean && span.endsClean
     }
     byteStarts.append(bytes.count)
     cellStarts.append(cells)
@@ -68,6 +71,15 @@ struct Marquee {
     let drawn = scrolls ? width : max(cells, width)
     span = CellSpan(
       cells: drawn, startsClean: clean, endsClean: clean, isEmpty: drawn == 0 && bytes.count == 0)
+  }
+
+  /// The cells `character` shows once escaped for `dialect` and read in `markup`.
+  private static func escapedCells(
+    of character: Character, _ dialect: UntrustedText.Dialect, _ markup: VisibleCells.Markup
+  ) -> Int {
+    var line = ByteLine()
+    UntrustedText.append(String(character), as: dialect, to: &line)
+    return VisibleCells.count(line.bytes, markup: markup)
   }
 
   /// The loop's length in cells (value and separator).

@@ -90,7 +90,7 @@ package enum RunCommand {
     // A capture debug line (a stream made, a fragment grown) comes after the state change
     // that last released the start-up pages; the logging code it ran leaves the resident
     // set the same way. They come a few per state change (~2 ms each).
-    let debug: PulseSource.Log? =
+    let debug: CaptureLog? =
       logger.isVerbose
       ? { @Sendable message in
         logger.debug(message)
