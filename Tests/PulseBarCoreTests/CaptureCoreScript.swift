@@ -42,6 +42,14 @@ enum CaptureCoreScript {
         namedSource: named, scope: scope, sampleRate: 44100, parentOf: { _ in nil }))
   }
 
+  /// A native PipeWire core (its words; a stream on a node follows it to another sink).
+  static func nativePipeWire() -> CaptureCore {
+    CaptureCore(
+      CaptureConfiguration(
+        namedSource: nil, scope: .player, sampleRate: 48000, wording: .pipeWire,
+        recordingFollowsMoves: true, parentOf: { _ in nil }))
+  }
+
   /// Sink `index` (`a` is 1, `b` is 2) as the server describes it: s16 at 44.1 kHz on
   /// PulseAudio, float at the graph's 48 kHz on PipeWire.
   static func sink(_ name: String, _ index: UInt32, pipeWire: Bool = false) -> CaptureEvent {

@@ -10,10 +10,14 @@ package struct CaptureConfiguration: Sendable {
   package var wording: CaptureWording
   /// A process's parent (``ProcessTable/parent(of:root:)``), for ``PlayerStreamSelection``.
   package var parentOf: @Sendable (Int32) -> Int32?
+  /// A record stream on a playback stream follows it to another sink (native PipeWire: it
+  /// targets the node); else it is made again there (libpulse: a monitor stream on a sink
+  /// input ends when the sink input moves).
+  package var recordingFollowsMoves: Bool
 
   package init(
     namedSource: String?, scope: CaptureScope, sampleRate: Int,
-    wording: CaptureWording = .pulseAudio,
+    wording: CaptureWording = .pulseAudio, recordingFollowsMoves: Bool = false,
     parentOf: @escaping @Sendable (Int32) -> Int32? = { ProcessTable.parent(of: $0) }
   ) {
     self.namedSource = namedSource
@@ -21,5 +25,6 @@ package struct CaptureConfiguration: Sendable {
     self.sampleRate = sampleRate
     self.wording = wording
     self.parentOf = parentOf
+    self.recordingFollowsMoves = recordingFollowsMoves
   }
 }

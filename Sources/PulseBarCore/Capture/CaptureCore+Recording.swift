@@ -50,12 +50,13 @@ extension CaptureCore {
   }
 
   /// Drops what was buffered and starts a new generation under the source now described;
-  /// amid sound the switch is marked (the restart is no onset).
+  /// amid sound the switch is marked (the restart is no onset). Not while the player's streams
+  /// deliver: the output's audio is not recorded, they play on wherever it goes, no reset.
   private mutating func startGeneration() {
-    let marking = outputActivity == .running || player.recordsPlayer
-    published.sourceName = describedSource
-    emitted.sourceName = describedSource
-    actions.append(.startGeneration(markingSwitch: marking, sourceName: describedSource))
+    guard !player.recordsPlayer else { return }
+    (published.sourceName, emitted.sourceName) = (describedSource, describedSource)
+    actions.append(
+      .startGeneration(markingSwitch: outputActivity == .running, sourceName: describedSource))
   }
 
   var outputActivity: StreamActivity {
@@ -71,20 +72,23 @@ extension CaptureCore {
     let outputActivity = outputActivity
     let recordsPlayer = player.recordsPlayer
     publish { $0.activity = recordsPlayer ? .running : outputActivity }
+    let instead = recordsPlayer && connection.onPipeWire
     output.cork(
-      running: outputActivity == .running && !(recordsPlayer && connection.onPipeWire),
+      running: outputActivity == .running && !instead, playerRecorded: instead,
       wording: configuration.wording, actions: &actions)
   }
 
-  /// A reload changed the format: the same source is recorded again by a new stream.
+  /// A reload changed the format: the output's and the player's streams are made again.
   mutating func formatChanged() {
     guard output.stream != nil, let source = output.follower.recorded else { return }
     let sink = output.follower.monitoredSink
+    player.closeAll(actions: &actions)
     closeOutput()
     follow(
       output.lookedUp(
         source, monitoring: sink, int16: output.int16, rate: output.sourceRate, at: now,
         wording: configuration.wording, actions: &actions))
+    reconcile()
   }
 
   /// Streams already on the steady fragment take its new size (PulseAudio only).
@@ -110,7 +114,7 @@ extension CaptureCore {
       fragment: RecordFragment(
         sampleRate: configuration.sampleRate, onPipeWire: connection.onPipeWire, corked: false),
       size: connection.onPipeWire ? .quantum(graphRate: output.sourceRate) : .onset,
-      int16: output.int16)
+      int16: output.int16, followsMoves: configuration.recordingFollowsMoves)
     if player.apply(
       plan, serverStreams: serverStreams, opening: opening, nextID: &lastStreamID,
       wording: configuration.wording, actions: &actions) != nil

@@ -216,16 +216,19 @@ extension OutputCapture {
   }
 
   /// Corks the stream while the output's sound does not run, uncorks it when it does; corked,
-  /// it takes the onset fragment back, so the next music shows at once.
+  /// it takes the onset fragment back, so the next music shows at once. `playerRecorded`: it
+  /// is corked because the player's streams are recorded instead (the `-v` line says so).
   package mutating func cork(
-    running: Bool, wording: CaptureWording, actions: inout [CaptureAction]
+    running: Bool, playerRecorded: Bool = false, wording: CaptureWording,
+    actions: inout [CaptureAction]
   ) {
     guard let id = stream?.id, let change = corkChange(running: running) else { return }
     let corked = change != .uncork
+    let why =
+      !corked
+      ? "a stream plays" : playerRecorded ? "the player's streams are recorded" : "no stream plays"
     actions.append(
-      .debug(
-        "\(wording.server): "
-          + (corked ? "corked (no stream plays)" : "uncorked (a stream plays)")))
+      .debug("\(wording.server): \(corked ? wording.corked : wording.uncorked) (\(why))"))
     if change == .cork(onset: true) { actions.append(.setFragment(id, .onset)) }
     actions.append(.cork(id, corked))
   }

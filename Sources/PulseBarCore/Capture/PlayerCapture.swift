@@ -18,11 +18,13 @@ package struct PlayerCapture: Sendable, Equatable {
     package var fragment: RecordFragment
   }
 
-  /// How a new stream is made: its fragment, format and first size.
+  /// How a new stream is made: its fragment, format and first size, and whether it follows
+  /// its playback stream to another sink (``CaptureConfiguration/recordingFollowsMoves``).
   package struct Opening: Sendable {
     package var fragment: RecordFragment
     package var size: FragmentSize
     package var int16: Bool
+    package var followsMoves = false
   }
 
   /// What the bars record: the active player's streams or the whole output.
@@ -83,7 +85,7 @@ package struct PlayerCapture: Sendable, Equatable {
   package func index(of id: RecordStreamID) -> Int? { streams.firstIndex { $0.id == id } }
 
   /// Opens and closes streams to match `plan` (a stream whose playback stream moved to another
-  /// sink is made again); `nextID` names each new one. Returns the target it had when it
+  /// sink is made again, unless it follows moves); `nextID` names each new one. Returns the target it had when it
   /// changed, and appends the actions.
   package mutating func apply(
     _ plan: PlayerCapturePlan, serverStreams: ServerStreamTable, opening: Opening,
@@ -92,7 +94,7 @@ package struct PlayerCapture: Sendable, Equatable {
     var opened: [Stream] = []
     let changed = plan.apply(
       to: streams, stream: \.serverStream,
-      stale: { serverStreams.sink(of: $0.serverStream) != $0.sink },
+      stale: { !opening.followsMoves && serverStreams.sink(of: $0.serverStream) != $0.sink },
       close: { closed in
         actions.append(.close(closed.id))
         streams.removeAll { $0.id == closed.id }
