@@ -10,12 +10,13 @@ import Testing
 /// check is made before anything reaches the server.
 @Suite struct PipeWireConfinementTests {
   #if DEBUG
-    /// What ``PipeWireSource`` makes when it starts, but not started on a core.
-    static func recording() -> (PipeWireThreadLoop, PipeWireRecording) {
+    /// What ``PipeWireSource`` makes when it starts, but never started: the context is never
+    /// reached (only a connection attempt would), so a stand-in pointer does.
+    static func recording() -> (PipeWireThreadLoop, PipeWireConnection) {
       let threadLoop = PipeWireThreadLoop(name: "pulsebar-test")!
       let settings = PipeWireSource.Settings(sampleRate: 48000, channels: 2, remote: nil)
-      let recording = PipeWireRecording(
-        threadLoop: threadLoop, settings: settings,
+      let recording = PipeWireConnection(
+        threadLoop: threadLoop, context: OpaquePointer(bitPattern: 1)!, settings: settings,
         buffer: CaptureBuffer(sampleRate: 48000, channels: 2, fps: 60), log: { _ in },
         debug: nil)
       return (threadLoop, recording)
@@ -45,7 +46,7 @@ import Testing
         threadLoop.withLock {
           recording.follow(player: nil)
           recording.scopeChanged(.output)
-          recording.reformat(channels: 1)
+          recording.formatChanged(channels: 1)
         }
       }
     }

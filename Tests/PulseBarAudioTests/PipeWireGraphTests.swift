@@ -3,8 +3,9 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// ``PipeWireGraph``: whose stream nodes play into which sink, as the registry tells it, and
-/// ``PlayerCapturePlan``: what a server's capture records from that under `input.scope`.
+/// ``PipeWireGraph``: whose stream nodes play into which sink, as the registry tells it and as
+/// the capture core sees them (``PipeWireGraph/serverStreams()`` in a ``ServerStreamTable``),
+/// and ``PlayerCapturePlan``: what a server's capture records from that under `input.scope`.
 @Suite struct PipeWireGraphTests {
   /// Sink 30 (`pb_sink_a`, the default) and sink 31; a pipewire-pulse client 46 (the socket's
   /// process is pipewire-pulse, 900) with paplay's node 47 on sink 30, and a native client 52
@@ -154,5 +155,24 @@ import Testing
     let failed = plan.apply(
       to: [Recording(1), Recording(2)], stream: \.stream, close: { _ in }, open: { _ in false })
     #expect(!failed, "a stream that could not be opened changes nothing")
+  }
+}
+
+extension PipeWireGraph {
+  /// The stream nodes (those on `sink`, when given) as the core reads them.
+  fileprivate func playbackStreams(onSink sink: UInt32? = nil) -> [PlaybackStream] {
+    table.playbackStreams(onSink: sink)
+  }
+
+  /// What plays into `sink`, as the core reads it.
+  fileprivate func activity(onSink sink: UInt32) -> StreamActivity {
+    table.activity(onSink: sink)
+  }
+
+  /// The stream nodes in the core's model.
+  private var table: ServerStreamTable {
+    var table = ServerStreamTable()
+    for stream in serverStreams().values { table.update(stream) }
+    return table
   }
 }

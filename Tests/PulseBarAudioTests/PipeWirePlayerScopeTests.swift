@@ -223,7 +223,7 @@ struct PipeWirePlayerScopeTests {
     defer { for process in [player, other] { process.send(SIGKILL) } }
     let before = fixture.buffer.status
     try fixture.server.setDefaultSinkNatively("pb_sink_b")
-    #expect(fixture.waitDebugLine("PipeWire: following the monitor of pb_sink_b"))
+    #expect(fixture.waitDebugLine("PipeWire: recording pb_sink_b.monitor"))
     let after = fixture.buffer.status
     #expect(after.generation == before.generation && after.sourceName == before.sourceName)
     let alone = powers(fixture)

@@ -3,41 +3,10 @@ import Testing
 
 @testable import PulseBarAudio
 
-/// The player scope's decisions on PipeWire as plain functions and values, with no server:
-/// which ended streams leave their node failed, when the monitor stream runs, and which of the
-/// player's streams each mixer lane sums.
+/// Which of the player's streams each mixer lane sums on PipeWire (``PlayerStreamLanes``), and
+/// what of the graph the capture core is told, in the orders the registry tells it
+/// (``PipeWireGraphEvents``), with no server.
 @Suite struct PipeWireScopeDecisionTests {
-  /// A graph with one playback stream node, 53, whose serial is 100.
-  static var graph: PipeWireGraph {
-    var graph = PipeWireGraph()
-    graph.addStream(id: 53, serial: 100, client: nil, applicationName: "mpv")
-    return graph
-  }
-
-  @Test func aStreamThatEndedOnTheSameNodeLeavesItFailed() {
-    #expect(PipeWirePlayerScope.failedNodes(ended: [(53, 100)], in: Self.graph) == [53])
-  }
-
-  @Test func aNodeThatWentOrCameBackWithAnotherSerialIsNotFailed() {
-    #expect(PipeWirePlayerScope.failedNodes(ended: [(53, 99), (60, 1)], in: Self.graph).isEmpty)
-  }
-
-  @Test(
-    "the monitor runs while the sink plays and the player's streams do not deliver",
-    arguments: [
-      (false, StreamActivity.running, true), (true, .running, false), (false, .corked, false),
-      (false, StreamActivity.none, false),
-    ])
-  func monitorWanted(delivers: Bool, activity: StreamActivity, wanted: Bool) {
-    #expect(
-      PipeWirePlayerScope.monitorWanted(playerDelivers: delivers, sinkActivity: activity)
-        == wanted)
-  }
-
-  @Test func theMonitorDoesNotRunBeforeASinkIsFollowed() {
-    #expect(!PipeWirePlayerScope.monitorWanted(playerDelivers: false, sinkActivity: nil))
-  }
-
   /// What `lanes` hands on when the stream `key` writes `samples`.
   static func write(_ samples: [Float], from key: UInt64, _ lanes: PlayerStreamLanes) -> [Float] {
     var emitted: [Float] = []
@@ -71,5 +40,63 @@ import Testing
     var lanes = PlayerStreamLanes(mixer: StreamMixer(maximumLag: 64))
     lanes.reset(keys: keys)
     return lanes
+  }
+
+  /// Sink 30 (`a`), a stream node 53 (serial 100) and its link 56, the `default.audio.sink`
+  /// metadata naming `a`: each step's graph change and the events it tells the core.
+  enum Change {
+    case sink, node, link, runs, metadata
+
+    func apply(to graph: inout PipeWireGraph) {
+      switch self {
+      case .sink: graph.addSink(id: 30, name: "a")
+      case .node: graph.addStream(id: 53, serial: 100, client: nil, applicationName: "mpv")
+      case .link: graph.addLink(id: 56, output: 53, input: 30)
+      case .runs: graph.updateStream(id: 53, running: true)
+      case .metadata: graph.defaultSinkName = "a"
+      }
+    }
+  }
+
+  /// The events each change in `changes` tells, in order.
+  static func told(_ changes: [Change]) -> [[CaptureEvent]] {
+    var graph = PipeWireGraph()
+    var told = PipeWireGraphEvents()
+    return changes.map { change in
+      change.apply(to: &graph)
+      return told.events(for: graph)
+    }
+  }
+
+  static func stream(sink: UInt32?, running: Bool = false) -> CaptureEvent {
+    .streamUpdated(ServerStream(id: 53, sink: sink, running: running, applicationName: "mpv"))
+  }
+
+  @Test func aNodeBeforeItsLinkIsToldWithNoSinkThenWithIt() {
+    #expect(
+      Self.told([.sink, .node, .link, .runs, .metadata]) == [
+        [], [Self.stream(sink: nil)], [Self.stream(sink: 30)],
+        [Self.stream(sink: 30, running: true)],
+        [.devicesChanged],
+      ])
+  }
+
+  @Test func aLinkBeforeItsNodeAndTheMetadataFirst() {
+    #expect(
+      Self.told([.metadata, .link, .sink, .node, .runs]) == [
+        [], [], [.devicesChanged], [Self.stream(sink: 30)], [Self.stream(sink: 30, running: true)],
+      ])
+  }
+
+  @Test func aNodeGoneIsRemovedAndTheDefaultSinkGoneIsADeviceChange() {
+    var graph = PipeWireGraph()
+    var told = PipeWireGraphEvents()
+    for change: Change in [.sink, .node, .link, .metadata] { change.apply(to: &graph) }
+    #expect(told.events(for: graph) == [Self.stream(sink: 30), .devicesChanged])
+    #expect(told.events(for: graph).isEmpty, "what was told is not told again")
+    graph.remove(id: 53)
+    graph.remove(id: 30)
+    #expect(told.events(for: graph) == [.streamRemoved(53), .devicesChanged])
+    #expect(told.defaultSink(in: graph) == nil, "a default that names no sink is none")
   }
 }

@@ -3,46 +3,57 @@ import Glibc
 import PulseBarCore
 import PulseBarSystem
 
-/// The libpipewire side of ``PipeWireSource``: one core connection and its lifecycle (connect,
-/// the initial round trip, a hang-up or refusal retried with back-off, a failed stream made
-/// again, shutdown), and the owner of ``PipeWireRecording``, what is recorded on the core. The
-/// recording tells it only that its stream failed (a closure to this owner); everything else
-/// goes down from here.
+/// The native PipeWire adapter of the capture: one core connection and the ``CaptureCore``
+/// that decides everything about it, as on PulseAudio. libpipewire's callbacks become
+/// ``CaptureEvent``s (``send(_:)``): the graph the registry tells (``PipeWireGraphWatch``) is
+/// told to the core as it changes (``PipeWireGraphEvents``: a stream node is a ``ServerStream``
+/// whose sink comes with its link, the `default.audio.sink` metadata is the server's default);
+/// the core's ``CaptureAction``s become libpipewire calls (``perform(_:)``): the monitor
+/// stream (``PipeWireMonitorStream``), one stream per node of the player
+/// (``PipeWirePlayerStream``), the mixer's lanes, the one timer.
 ///
 /// Loop-side: these objects are touched only with the thread loop's lock held, that is from
 /// libpipewire callbacks (which run on the loop thread with the lock held) or from
 /// ``PipeWireSource`` through ``PipeWireThreadLoop/withLock(_:)``; debug builds assert it
 /// (``PipeWireThreadLoop/assertLocked(_:file:line:)``). That lock is libpipewire's, which the
 /// compiler cannot see, so these classes are not `Sendable`; the data thread reaches none of
-/// them (its callbacks read ``PipeWireMonitorProcess`` and ``PipeWirePlayerProcess``).
-/// Callbacks find them through their `data`, an unretained pointer; ``PipeWireSource`` keeps
-/// the connection, and so its parts, alive until the loop is destroyed.
+/// them (its callbacks read ``PipeWireMonitorProcess`` and ``PipeWirePlayerProcess``, and tell
+/// the loop through ``streamTimer``). Callbacks find them through their `data`, an unretained
+/// pointer; ``PipeWireSource`` keeps the connection, and so its parts, alive until the loop is
+/// destroyed. No part holds a reference to another or back to the connection.
 final class PipeWireConnection: PipeWireCallbackTarget {
   let threadLoop: PipeWireThreadLoop
   let context: OpaquePointer
   let buffer: CaptureBuffer
   /// The PipeWire remote, or `nil` for libpipewire's default.
-  private let remote: String?
+  let remote: String?
+  let sampleRate: Int
+  /// The channel count streams are connected with (a reload changes it).
+  private(set) var channels: Int
   private let log: CaptureLog
-  private let debug: CaptureLog?
-  /// What is recorded on the core.
-  let recording: PipeWireRecording
+  let debug: CaptureLog?
+  private let driver: CaptureCoreDriver
 
-  private var core: OpaquePointer?
-  /// The initial registry round trip is done: the graph is complete.
-  private var synced = false
+  /// The PipeWire core while connected, and the round trip awaited.
+  var server = PipeWireCoreState()
+  /// The registry, the bound nodes and the metadata, and what of them the core was told.
+  let watch: PipeWireGraphWatch
+  var told = PipeWireGraphEvents()
+  /// The record streams the core named: the monitor's and the player's.
+  let monitor: PipeWireMonitorStream
+  var players: [PipeWirePlayerStream] = []
+  /// What the data thread shares with the loop: whether the player's streams deliver, and the
+  /// mixer's lanes.
+  let handOver: PipeWireHandOver
+  /// The core's one timer (``CaptureAction/armTimer(at:)``).
+  private var timer: PipeWireLoopTimer?
+  /// Has the loop look at the streams soon, outside their own callbacks: one ended or first
+  /// delivered (armed from the data thread too), or the server hung up.
+  private(set) var streamTimer: PipeWireLoopTimer?
 
   // Listener storage: libpipewire keeps pointers to these, so they live as long as we do.
-  private let coreHook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
-  private let coreEvents = UnsafeMutablePointer.allocate(initializedTo: pw_core_events())
-
-  /// Retries with back-off (made with the connection, before the loop runs).
-  private var retryTimer: PipeWireLoopTimer?
-  /// Retries with back-off, one line when the server goes and one when it is back.
-  private var outage = OutagePolicy()
-  /// The server hung up (core error on the connection): the timer tears down, then retries.
-  private var hungUp = false
-  private var stopped = false
+  let coreHook = UnsafeMutablePointer.allocate(initializedTo: spa_hook())
+  let coreEvents = UnsafeMutablePointer.allocate(initializedTo: pw_core_events())
 
   /// Made before `threadLoop` runs.
   init(
@@ -53,21 +64,27 @@ final class PipeWireConnection: PipeWireCallbackTarget {
     self.context = context
     self.buffer = buffer
     remote = settings.remote
+    sampleRate = settings.sampleRate
+    channels = settings.channels
     self.log = log
     self.debug = debug
-    recording = PipeWireRecording(
-      threadLoop: threadLoop, settings: settings, buffer: buffer, log: log, debug: debug)
-    recording.streamFailed = { [weak self] in self?.scheduleRetry() }
-    coreEvents.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
-    coreEvents.pointee.done = { data, id, seq in
-      PipeWireConnection.from(data).coreDone(id: id, seq: seq)
+    driver = CaptureCoreDriver(
+      CaptureCore(
+        CaptureConfiguration(
+          namedSource: nil, scope: settings.scope, sampleRate: settings.sampleRate,
+          wording: .pipeWire, recordingFollowsMoves: true)))
+    watch = PipeWireGraphWatch(threadLoop: threadLoop)
+    handOver = PipeWireHandOver(sampleRate: settings.sampleRate)
+    monitor = PipeWireMonitorStream(
+      threadLoop: threadLoop, sampleRate: settings.sampleRate, buffer: buffer,
+      handOver: handOver, debug: debug)
+    watch.changed = { [weak self] in self?.graphChanged() }
+    fillCoreEvents()
+    timer = .make(on: threadLoop.loop, data: userdata) { data, _ in
+      PipeWireConnection.from(data).send(.timerFired)
     }
-    coreEvents.pointee.error = { data, id, _, res, message in
-      PipeWireConnection.from(data).coreError(
-        id: id, res: res, message: message.map { String(cString: $0) } ?? "")
-    }
-    retryTimer = .make(on: threadLoop.loop, data: userdata) { data, _ in
-      PipeWireConnection.from(data).retryTimerFired()
+    streamTimer = .make(on: threadLoop.loop, data: userdata) { data, _ in
+      PipeWireConnection.from(data).streamsChanged()
     }
   }
 
@@ -76,120 +93,72 @@ final class PipeWireConnection: PipeWireCallbackTarget {
     coreEvents.deallocate()
   }
 
-  /// Connects to the PipeWire core, listens to the registry and asks for a round trip (whose
-  /// `done` says the graph is complete); makes the capture stream. Failures go to the retry path.
-  func connect() {
+  // MARK: - Events in
+
+  /// Hands `event` to the core and carries out what it decides (``CaptureCoreDriver``); then
+  /// the monitor's process callback learns whether the player's streams deliver.
+  func send(_ event: CaptureEvent) {
     threadLoop.assertLocked("PipeWireConnection")
-    guard !stopped, core == nil else { return }
-    var properties: UnsafeMutablePointer<pw_properties>?
-    if let remote {
-      properties = pw_properties_new_string("")
-      pw_properties_set(properties, PW_KEY_REMOTE_NAME, remote)
-    }
-    guard let core = pw_context_connect(context, properties, 0) else {
-      lost(reason: "cannot connect: \(String(cString: strerror(errno)))")
-      return
-    }
-    self.core = core
-    pb_pw_core_add_listener(core, coreHook, coreEvents, userdata)
-    guard recording.attach(to: core) else {
-      lost(reason: "cannot get the registry")
-      return
-    }
-    pb_pw_core_sync(core, 0)
-    recording.openMonitor()
+    driver.send(event) { perform($0) }
+    // A player's stream that delivered before the core heard of it counts at once: the
+    // monitor's audio is dropped, two signals never interleave.
+    handOver.delivering.store(
+      players.contains { $0.process.delivered.load(ordering: .acquiring) }, ordering: .releasing)
   }
 
-  private func coreDone(id: UInt32, seq: Int32) {
+  /// The source starts: connect.
+  func start() { send(.start) }
+
+  func follow(player: PlayerAudioIdentity?) { send(.playerChanged(player)) }
+
+  func scopeChanged(_ scope: CaptureScope) { send(.scopeChanged(scope)) }
+
+  /// Records at `channels` (a reload): the streams are made again, a stream's format being
+  /// fixed when it is connected.
+  func formatChanged(channels: Int) {
     threadLoop.assertLocked("PipeWireConnection")
-    guard id == PW_ID_CORE, !synced, core != nil else { return }
-    synced = true
-    if outage.connected() { log("PipeWire: connected again") }
-    debug?("PipeWire: connected to the core")
-    buffer.updateStatus { $0.connected = true }
-    recording.synchronized()
+    guard self.channels != channels else { return }
+    self.channels = channels
+    send(.formatChanged)
   }
 
-  /// An error on the connection itself (the server went away: `-EPIPE`) ends it; an error on
-  /// another object is only logged for `-v`.
-  private func coreError(id: UInt32, res: Int32, message: String) {
-    threadLoop.assertLocked("PipeWireConnection")
-    guard id == PW_ID_CORE else {
-      debug?("PipeWire: error on object \(id): \(message)")
-      return
-    }
-    guard res == -EPIPE else {
-      debug?("PipeWire: core error \(res): \(message)")
-      return
-    }
-    // Not torn down here: libpipewire is still inside the core's own dispatch.
-    hungUp = true
-    armRetry(after: 0.000_001)
-  }
-
-  /// The server is gone or refused us: log once per outage, drop everything, retry later.
-  private func lost(reason: String) {
-    let retry = outage.lost()
-    if retry.announce {
-      log(
-        "PipeWire: \(reason); retrying with back-off (is pipewire running? `pw-cli info 0` tells)")
-    }
-    disconnect()
-    buffer.updateStatus {
-      $0.connected = false
-      $0.activity = .none
-    }
-    armRetry(after: retry.after)
-  }
-
-  /// Destroys what is recorded (the streams, the proxies, the registry), then the core.
-  private func disconnect() {
-    recording.detach()
-    if let core {
-      spa_hook_remove(coreHook)
-      coreHook.pointee = spa_hook()
-      pw_core_disconnect(core)
-      self.core = nil
-    }
-    synced = false
-  }
-
-  // MARK: - Retry timer
-
-  /// Arms the one retry timer to fire in `seconds`.
-  private func armRetry(after seconds: Double) {
-    guard !stopped else { return }
-    retryTimer?.arm(after: seconds)
-  }
-
-  /// After a hang-up: tear down and retry; with no core: connect again; otherwise (a failed
-  /// stream) make the stream again.
-  private func retryTimerFired() {
-    threadLoop.assertLocked("PipeWireConnection")
-    if hungUp {
-      hungUp = false
-      lost(reason: "the server hung up")
-    } else if core == nil {
-      connect()
-    } else {
-      recording.openMonitor()
-    }
-  }
-
-  /// Arms the retry timer with the next back-off delay (a stream that failed).
-  private func scheduleRetry() { armRetry(after: outage.failedWhileConnected()) }
-
-  /// Tears everything down for good (``PipeWireSource/stop()``).
+  /// Tears everything down for good (``PipeWireSource/stop()``), the timers last: a player
+  /// stream's callback may arm one until the stream is gone.
   func shutdown() {
-    threadLoop.assertLocked("PipeWireConnection")
-    stopped = true
-    retryTimer?.destroy()
-    retryTimer = nil
+    send(.stop)
     disconnect()
-    recording.shutdown()
-    buffer.updateStatus {
-      $0.connected = false
-      $0.activity = .none
+    timer?.destroy()
+    timer = nil
+    streamTimer?.destroy()
+    streamTimer = nil
+  }
+
+  /// The graph changed: what of it the core was not told yet.
+  private func graphChanged() {
+    for event in told.events(for: watch.graph) { send(event) }
+  }
+
+  // MARK: - Actions out
+
+  private func perform(_ action: CaptureAction) {
+    switch action {
+    case .connect: connect()
+    case .disconnect: disconnect()
+    case .describeServer, .describeSink, .describeSource:
+      if let answer = told.answer(action, in: watch.graph, rate: sampleRate) { send(answer) }
+    case .open(let request): open(request)
+    case .close(let id): close(id)
+    case .cork(let id, let corked): if monitor.id == id { monitor.setActive(!corked) }
+    case .setFragment: break  // One quantum throughout: the graph keeps its own period.
+    case .mix(let ids):
+      let keys = ids.map(\.rawValue)
+      handOver.mixing.withLock { $0.reset(keys: keys) }
+    case .startGeneration(let marking, let sourceName):
+      buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
+    case .armTimer(let time): timer?.arm(after: time - monotonicSeconds())
+    case .publish(let status): buffer.publish(status)
+    case .log(let line): log(line)
+    case .debug(let line): debug?(line)
     }
   }
 }

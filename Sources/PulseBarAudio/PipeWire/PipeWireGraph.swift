@@ -1,19 +1,18 @@
 import PulseBarCore
 
-/// What the PipeWire registry told about the audio graph, reduced to what decides the activity
-/// and whose streams play: the sinks by name, the playback stream nodes (whether each runs, and
-/// the application it belongs to), the clients' processes, the links between nodes, and the
-/// default sink WirePlumber chose.
+/// What the PipeWire registry told about the audio graph, reduced to what the capture core
+/// needs (``serverStreams()``, ``followedSink``): the sinks by name, the playback stream nodes
+/// (whether each runs, and the application it belongs to), the clients' processes, the links
+/// between nodes, and the default sink WirePlumber chose.
 ///
-/// The activity of the followed sink comes from the graph itself, not from a protocol's view of
-/// it: a playback stream (`Stream/Output/Audio`, native or through pipewire-pulse) plays into
-/// the sink when a link goes from its node to the sink's node, and it plays rather than pauses
-/// when its node state is `running` (a corked pipewire-pulse stream, a paused native one, is
-/// inactive: `idle` or `suspended`). Links are the reliable part: `node.target` is only a wish,
-/// while WirePlumber's links say where a stream actually goes, moves included.
+/// Where a stream plays comes from the graph itself, not from a protocol's view of it: a
+/// playback stream (`Stream/Output/Audio`, native or through pipewire-pulse) plays into the
+/// sink a link goes to from its node, and it plays rather than pauses when its node state is
+/// `running` (a corked pipewire-pulse stream, a paused native one, is inactive: `idle` or
+/// `suspended`). Links are the reliable part: `node.target` is only a wish, while WirePlumber's
+/// links say where a stream actually goes, moves included.
 ///
-/// Which application a stream node belongs to (``playbackStreams(onSink:)``, for
-/// ``PlayerStreamSelection``): a pipewire-pulse stream's node carries the libpulse client's
+/// Which application a stream node belongs to (for ``PlayerStreamSelection``): a pipewire-pulse stream's node carries the libpulse client's
 /// `application.process.id`, `.process.binary` and `application.name` in its info; a native
 /// stream's node (pw-play, mpv's `--ao=pipewire`) only `application.name`, and its process is
 /// that of its client (`client.id`), whose `pipewire.sec.pid` the server took from the socket.
@@ -116,35 +115,28 @@ package struct PipeWireGraph: Sendable, Equatable {
   package mutating func removeAll() { self = PipeWireGraph() }
 
   /// The node id of the default sink, if the registry has announced it.
-  package var followedSink: UInt32? {
-    guard let defaultSinkName else { return nil }
-    return sinks.first { $0.value == defaultSinkName }?.key
+  package var followedSink: UInt32? { defaultSinkName.flatMap { sink(named: $0) } }
+
+  /// The node id of the sink named `name`, if there is one.
+  package func sink(named name: String) -> UInt32? {
+    sinks.first { $0.value == name }?.key
   }
 
-  /// What plays into `sink`: `.running` if a linked stream node runs, `.corked` if streams are
-  /// linked to it but none runs, `.none` otherwise.
-  package func activity(onSink sink: UInt32) -> StreamActivity {
-    var result = StreamActivity.none
-    for link in links.values where link.input == sink {
-      guard let node = streams[link.output] else { continue }
-      if node.running { return .running }
-      result = .corked
+  /// The playback stream nodes as the capture core sees them (``ServerStream``), by id: the
+  /// sink is the one a link goes to from the node (none before its link), the process the
+  /// node's `application.process.id`, else its client's.
+  package func serverStreams() -> [UInt32: ServerStream] {
+    var sinkOf: [UInt32: UInt32] = [:]
+    for link in links.values where sinks[link.input] != nil {
+      sinkOf[link.output] = min(sinkOf[link.output] ?? link.input, link.input)
+    }
+    var result: [UInt32: ServerStream] = [:]
+    for (id, node) in streams {
+      result[id] = ServerStream(
+        id: id, sink: sinkOf[id], running: node.running,
+        processID: node.processID ?? node.client.flatMap { clients[$0] }, binary: node.binary,
+        applicationName: node.applicationName)
     }
     return result
-  }
-
-  /// The playback stream nodes (those linked to `sink`, when given) as ``PlaybackStream``s, for
-  /// ``PlayerStreamSelection``: the node's `application.process.id`, else its client's process.
-  package func playbackStreams(onSink sink: UInt32? = nil) -> [PlaybackStream] {
-    var linked: Set<UInt32>?
-    if let sink {
-      linked = Set(links.values.lazy.filter { $0.input == sink }.map(\.output))
-    }
-    return streams.compactMap { id, node in
-      guard linked?.contains(id) ?? true else { return nil }
-      return PlaybackStream(
-        id: id, processID: node.processID ?? node.client.flatMap { clients[$0] },
-        binary: node.binary, applicationName: node.applicationName, running: node.running)
-    }
   }
 }

@@ -1,22 +1,14 @@
 internal import CPipeWire
 import PulseBarCore
 
-/// The graph as the registry tells it, a part of ``PipeWireRecording``: sinks, clients, links
+/// The graph as the registry tells it, a part of ``PipeWireConnection``: sinks, clients, links
 /// and playback stream nodes go into ``PipeWireGraph``; each playback stream node is bound for
 /// its state and owner, the `default` metadata for the default sink. Every change is told to
-/// its owner (``Change``), which publishes the followed sink and reconciles the scope.
+/// its owner (``changed``), which tells the capture core what differs
+/// (``PipeWireGraphEvents``). No policy: what a change means is the core's.
 /// The registry's, the nodes' and the metadata's callbacks find it through their `data`, on the
 /// loop thread with the loop's lock held (asserted in debug).
 final class PipeWireGraphWatch: PipeWireCallbackTarget {
-  /// What changed, for the owner (``PipeWireRecording``).
-  struct Change {
-    /// A stream node that changed or went: its capture stream may be tried again.
-    var node: UInt32?
-    /// A stream node there at connection turned out to run into the followed sink: what is
-    /// recorded first is no start (the daemon's start or the server's return amid sound).
-    var playedAtConnection = false
-  }
-
   /// A bound proxy (a stream node for its state, the default metadata) and its listener.
   struct Bound {
     let proxy: OpaquePointer
@@ -24,18 +16,12 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
   }
 
   private let threadLoop: PipeWireThreadLoop
-  /// Tells the owner what changed (set once, by the owner).
-  var changed: (Change) -> Void = { _ in }
+  /// Tells the owner the graph changed (set once, by the owner).
+  var changed: () -> Void = {}
   private(set) var graph = PipeWireGraph()
-  /// The initial registry round trip is done (set by the owner): stream nodes that come
-  /// from now on are new, not there at connection.
-  var listed = false
   private var registry: OpaquePointer?
   /// Stream nodes bound for their state, by global id.
   private var boundNodes: [UInt32: Bound] = [:]
-  /// Stream nodes there when the connection was made whose state is not known yet: one that
-  /// turns out to be running already plays, so what is recorded first is no start.
-  private var statesAwaited: Set<UInt32> = []
   /// The `default` metadata, bound for `default.audio.sink`, and its global id.
   private var metadata: Bound?
   private var metadataId: UInt32?
@@ -108,8 +94,6 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
       self.registry = nil
     }
     graph.removeAll()
-    listed = false
-    statesAwaited.removeAll()
   }
 
   /// A global appeared: sinks and links go into the graph; playback stream nodes too, and are
@@ -124,14 +108,14 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
       switch lookup("media.class") {
       case "Audio/Sink":
         graph.addSink(id: id, name: lookup("node.name") ?? "")
-        changed(Change())
+        changed()
       case "Stream/Output/Audio":
         graph.addStream(
           id: id, serial: lookup("object.serial").flatMap { UInt32($0) },
           client: lookup("client.id").flatMap { UInt32($0) },
           applicationName: lookup("application.name"))
         bindNode(id)
-        if !listed { statesAwaited.insert(id) }
+        changed()
       default: break
       }
     case "PipeWire:Interface:Client":
@@ -142,7 +126,7 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
         let input = lookup("link.input.node").flatMap({ UInt32($0) })
       else { return }
       graph.addLink(id: id, output: output, input: input)
-      changed(Change())
+      changed()
     case "PipeWire:Interface:Metadata":
       guard metadata == nil, lookup("metadata.name") == "default",
         let bound = bind(id, type: type, version: PW_VERSION_METADATA)
@@ -164,7 +148,7 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
       graph.defaultSinkName = nil
     }
     graph.remove(id: id)
-    changed(Change(node: id))
+    changed()
   }
 
   /// Binds a playback stream node: its `info` events carry the node state.
@@ -210,13 +194,7 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
         binary: lookup("application.process.binary"), applicationName: lookup("application.name")
       )
     }
-    // A node that changes gets another chance at being recorded; the daemon's start or the
-    // server's return amid sound (the state comes after the sync) is no onset.
-    changed(
-      Change(
-        node: graph.stream(id) != before ? id : nil,
-        playedAtConnection: statesAwaited.remove(id) != nil && running
-          && graph.followedSink.map({ graph.activity(onSink: $0) }) == .running))
+    if graph.stream(id) != before { changed() }
   }
 
   /// `default.audio.sink` on the core (subject 0): the sink WirePlumber links us to.
@@ -231,6 +209,6 @@ final class PipeWireGraphWatch: PipeWireCallbackTarget {
       }
     }
     graph.defaultSinkName = name
-    changed(Change())
+    changed()
   }
 }

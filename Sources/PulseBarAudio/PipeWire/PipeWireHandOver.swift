@@ -4,14 +4,14 @@ import Synchronization
 
 /// What the player's capture streams and the monitor stream share across threads: whether the
 /// player's streams deliver (then the monitor's audio is dropped), and the mixer that sums the
-/// player's streams with which stream feeds which of its lanes. Made once per connection by
+/// player's streams with which stream feeds which of its lanes. Made once by
 /// ``PipeWireConnection``, read and written by the process callbacks on the data thread and by
-/// ``PipeWirePlayerScope`` on the loop.
+/// the connection on the loop (as the core's actions say).
 final class PipeWireHandOver: Sendable {
   /// One of the player's capture streams has delivered: the monitor stream's data is dropped
   /// and it is made inactive. Set on the data thread at a first delivery, recomputed on the
-  /// loop at each reconcile (a reconcile that misses a delivery racing it is followed by the
-  /// one that delivery armed).
+  /// loop after each event the core handles (one that misses a delivery racing it is followed
+  /// by the one that delivery armed).
   let delivering = Atomic(false)
   /// The mixer and its lanes, changed together: the data thread mixes, the loop resets.
   let mixing: Lock<PlayerStreamLanes>

@@ -1,7 +1,7 @@
 internal import CPipeWire
 
 /// A one-shot timer on the PipeWire loop, which any thread may arm: the loop thread arms the
-/// retry timer, and a player stream's process callback arms the reconcile timer from the data
+/// core's timer, and a player stream's process callback arms the streams' timer from the data
 /// thread (arming is one `timerfd_settime`, which allocates nothing). Its callback runs on the
 /// loop thread with the loop's lock held.
 ///

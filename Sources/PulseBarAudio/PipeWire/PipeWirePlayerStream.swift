@@ -3,23 +3,27 @@ import PulseBarCore
 
 /// One capture stream on one stream node of the active player: its `target.object` is the
 /// node's `object.serial`, so WirePlumber links the node's output to it alone (what
-/// `pw-record --target <serial>` does). ``PipeWirePlayerScope`` owns it.
+/// `pw-record --target <serial>` does). ``PipeWireConnection`` owns it, by the core's name for
+/// it (``id``).
 ///
 /// Two listeners: the state listener's `data` is this object, on the loop thread; it only
-/// notes that the stream ended and has the loop reconcile, which decides what that means. The
-/// process listener's is ``process``, fixed while the stream is connected, so that the data
-/// thread reaches nothing of this object.
+/// notes that the stream ended and has the loop look (``PipeWireConnection/streamsChanged()``),
+/// which tells the core. The process listener's is ``process``, fixed while the stream is
+/// connected, so that the data thread reaches nothing of this object.
 final class PipeWirePlayerStream: PipeWireCallbackTarget {
+  let id: RecordStreamID
   let stream: OpaquePointer
   /// The stream node it records, and that node's serial when the stream was made.
   let node: UInt32
   let serial: UInt32
   /// What its process callback reads on the data thread.
   let process: PipeWirePlayerProcess
-  /// The scope is closing it: its state callbacks are the close's own, not a failure.
-  var closing = false
-  /// It ended (failed, or its node went) and waits to be closed by the next reconcile.
+  /// It is being closed: its state callbacks are the close's own, not a failure.
+  private var closing = false
+  /// It ended (failed, or its node went) and waits for the core to close it.
   private(set) var ended = false
+  /// The core was told of its first quantum (``deliveryUntold()``).
+  private var deliveryTold = false
   private let threadLoop: PipeWireThreadLoop
   private let debug: CaptureLog?
 
@@ -28,10 +32,10 @@ final class PipeWirePlayerStream: PipeWireCallbackTarget {
       PipeWirePlayerStream.from(data).stateChanged(state, error: error.map { String(cString: $0) })
     }, process: { data in PipeWirePlayerProcess.from(data).process() })
 
-  /// A capture stream on `node` (whose serial is `serial`), connected and active at once (only
-  /// a node that runs is recorded); `nil`, with the reason, when it cannot be made.
+  /// A capture stream `id` on `node` (whose serial is `serial`), connected and active at once
+  /// (only a node that runs is recorded); the reason, when it cannot be made.
   static func open(
-    node: UInt32, serial: UInt32, core: OpaquePointer, sampleRate: Int,
+    _ id: RecordStreamID, node: UInt32, serial: UInt32, core: OpaquePointer, sampleRate: Int,
     process: (PipeWireStreamHandle) -> PipeWirePlayerProcess, threadLoop: PipeWireThreadLoop,
     debug: CaptureLog?
   ) -> Result<PipeWirePlayerStream, OpenFailure> {
@@ -43,7 +47,7 @@ final class PipeWirePlayerStream: PipeWireCallbackTarget {
       return .failure(OpenFailure(reason: "cannot create a capture stream"))
     }
     let recording = PipeWirePlayerStream(
-      stream: stream, node: node, serial: serial,
+      id, stream: stream, node: node, serial: serial,
       process: process(PipeWireStreamHandle(stream: stream)), threadLoop: threadLoop,
       debug: debug)
     recording.listeners.add(
@@ -64,9 +68,11 @@ final class PipeWirePlayerStream: PipeWireCallbackTarget {
   }
 
   private init(
-    stream: OpaquePointer, node: UInt32, serial: UInt32, process: PipeWirePlayerProcess,
+    _ id: RecordStreamID, stream: OpaquePointer, node: UInt32, serial: UInt32,
+    process: PipeWirePlayerProcess,
     threadLoop: PipeWireThreadLoop, debug: CaptureLog?
   ) {
+    self.id = id
     self.stream = stream
     self.node = node
     self.serial = serial
@@ -82,9 +88,16 @@ final class PipeWirePlayerStream: PipeWireCallbackTarget {
     listeners.destroy(stream)
   }
 
+  /// Its first quantum arrived and the core was not told yet: true once (the hand-over).
+  func deliveryUntold() -> Bool {
+    guard !deliveryTold, process.delivered.load(ordering: .acquiring) else { return false }
+    deliveryTold = true
+    return true
+  }
+
   /// The stream ended: WirePlumber destroys it when its node goes (`node.dont-reconnect`: it is
-  /// never moved to another node), or it failed. Noted, and closed by the reconcile the timer
-  /// runs, not inside its own callback.
+  /// never moved to another node), or it failed. Noted, and told to the core from the loop,
+  /// not inside its own callback.
   private func stateChanged(_ state: pw_stream_state, error: String?) {
     threadLoop.assertLocked("PipeWirePlayerStream")
     guard !closing else { return }
@@ -92,7 +105,7 @@ final class PipeWirePlayerStream: PipeWireCallbackTarget {
     case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
       debug?("PipeWire: the capture stream of node \(node) ended (\(error ?? "?"))")
       ended = true
-      process.reconcileTimer.armNow()
+      process.changed.armNow()
     case PW_STREAM_STATE_STREAMING:
       debug?("PipeWire: capture stream of node \(node) streaming")
     default: break

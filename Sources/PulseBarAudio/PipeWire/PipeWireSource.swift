@@ -11,6 +11,7 @@ import PulseBarSystem
 /// graph period; the stream asks no latency, so the graph keeps its own period. The playback
 /// state comes from the registry (see ``PipeWireGraph``); while nothing plays the stream is
 /// inactive, so the sink may suspend. A lost or missing PipeWire is retried with back-off.
+/// All of these decisions are the capture core's (``CaptureCore``), as on PulseAudio.
 ///
 /// With `input.scope = player`, while the active MPRIS player plays, a capture stream on each
 /// of its stream nodes (`target.object` = the node's `object.serial`) records it alone, mixed,
@@ -91,7 +92,7 @@ package final class PipeWireSource: CaptureSource {
         threadLoop.destroy()
         return
       }
-      threadLoop.withLock { connection.connect() }
+      threadLoop.withLock { connection.start() }
       runtime = Runtime(threadLoop: threadLoop, context: context, connection: connection)
     }
   }
@@ -101,9 +102,9 @@ package final class PipeWireSource: CaptureSource {
   package func formatChanged() {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      let recording = current.connection.recording
-      let channels = current.connection.buffer.format.channels
-      current.threadLoop.withLock { recording.reformat(channels: channels) }
+      let connection = current.connection
+      let channels = connection.buffer.format.channels
+      current.threadLoop.withLock { connection.formatChanged(channels: channels) }
     }
   }
 
@@ -111,7 +112,7 @@ package final class PipeWireSource: CaptureSource {
   package func follow(player: PlayerAudioIdentity?) {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      current.threadLoop.withLock { current.connection.recording.follow(player: player) }
+      current.threadLoop.withLock { current.connection.follow(player: player) }
     }
   }
 
@@ -119,7 +120,7 @@ package final class PipeWireSource: CaptureSource {
   package func scopeChanged(_ scope: CaptureScope) {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      current.threadLoop.withLock { current.connection.recording.scopeChanged(scope) }
+      current.threadLoop.withLock { current.connection.scopeChanged(scope) }
     }
   }
 

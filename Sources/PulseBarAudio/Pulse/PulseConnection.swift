@@ -27,12 +27,9 @@ final class PulseConnection: PulseCallbackTarget {
   /// Writes one debug line (`-v`); `nil` when nobody reads them.
   private let debug: CaptureLog?
   var context: OpaquePointer?
-  private var core: CaptureCore
+  private let driver: CaptureCoreDriver
   private let streams: PulseRecordStreams
   private let timer: PulseTimer
-  /// Events raised while the core's actions are carried out, handled once they all are.
-  private var pending: [CaptureEvent] = []
-  private var handling = false
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
@@ -42,12 +39,13 @@ final class PulseConnection: PulseCallbackTarget {
     self.settings = settings
     self.log = log
     self.debug = debug
-    core = CaptureCore(
-      CaptureConfiguration(
-        namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate))
+    driver = CaptureCoreDriver(
+      CaptureCore(
+        CaptureConfiguration(
+          namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate))
+    )
     streams = PulseRecordStreams(buffer: buffer)
     timer = PulseTimer(api: api)
-    pending.reserveCapacity(8)
   }
 
   /// The buffer the streams record into.
@@ -58,18 +56,10 @@ final class PulseConnection: PulseCallbackTarget {
 
   // MARK: - Events in
 
-  /// Hands `event` to the core and carries out what it decides; an event raised meanwhile
-  /// waits until the actions before it are done. A fragment allocates nothing.
+  /// Hands `event` to the core and carries out what it decides (``CaptureCoreDriver``).
   func send(_ event: CaptureEvent) {
     confinement.check("PulseConnection")
-    guard !handling else { return pending.append(event) }
-    handling = true
-    defer { handling = false }
-    var next: CaptureEvent? = event
-    while let event = next {
-      for action in core.handle(event, at: monotonicSeconds()) { perform(action) }
-      next = pending.isEmpty ? nil : pending.removeFirst()
-    }
+    driver.send(event) { perform($0) }
   }
 
   /// An answer or event from `replied`'s callbacks: dropped unless that is the current context.
@@ -135,23 +125,12 @@ final class PulseConnection: PulseCallbackTarget {
       streams.setFragment(id, size, settings: settings)
     case .mix(let ids): streams.mix(ids)
     case .startGeneration(let marking, let sourceName):
-      buffer.discardAll()
-      if marking { buffer.markSourceSwitch() }
-      buffer.updateStatus {
-        $0.sourceName = sourceName
-        $0.generation &+= 1
-      }
+      buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
     case .armTimer(let time):
       timer.arm(at: time, userdata: userdata) { _, _, _, userdata in
         PulseConnection.from(userdata).send(.timerFired)
       }
-    case .publish(let status):
-      buffer.updateStatus {
-        $0.connected = status.connected
-        $0.activity = status.activity
-        $0.sourceName = status.sourceName
-        $0.othersPlay = status.othersPlay
-      }
+    case .publish(let status): buffer.publish(status)
     case .log(let line): log(line)
     case .debug(let line): debug?(line)
     }
@@ -192,7 +171,7 @@ final class PulseConnection: PulseCallbackTarget {
   private func readable(_ stream: OpaquePointer?) {
     streams.read(stream, channels: settings.channels) { id, frames in
       send(.fragment(id, frames: frames))
-      return core.keepsFragments(of: id)
+      return driver.core.keepsFragments(of: id)
     }
   }
 }
