@@ -35,9 +35,9 @@ final class PulseCaptureFixture {
     server = try kind.start(suspendOnIdle: suspendOnIdle, idleSeconds: 1)
     if !startServer { server.kill() }
     let debugged = debugged
-    let debug: PulseSource.Log = { line in debugged.lines.withLock { $0.append(line) } }
+    let debug: CaptureLog = { line in debugged.lines.withLock { $0.append(line) } }
     let logged = logged
-    let log: PulseSource.Log = { line in logged.lines.withLock { $0.append(line) } }
+    let log: CaptureLog = { line in logged.lines.withLock { $0.append(line) } }
     if native {
       source = PipeWireSource(
         channels: 2, remote: server.directory + "/pipewire-0", log: log, debug: debug)

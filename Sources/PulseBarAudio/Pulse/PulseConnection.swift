@@ -23,9 +23,9 @@ final class PulseConnection: PulseCallbackTarget {
   /// Channels and fps change on a reload (``formatChanged(_:)``), the analysis rate with the
   /// engine's consumers (``analysisRateChanged(_:)``); the rest is fixed.
   private(set) var settings: PulseSource.Settings
-  private let log: PulseSource.Log
+  private let log: CaptureLog
   /// Writes one debug line (`-v`); `nil` when nobody reads them.
-  private let debug: PulseSource.Log?
+  private let debug: CaptureLog?
   var context: OpaquePointer?
   private var core: CaptureCore
   private let streams: PulseRecordStreams
@@ -36,7 +36,7 @@ final class PulseConnection: PulseCallbackTarget {
 
   init(
     mainloop: OpaquePointer, settings: PulseSource.Settings, buffer: CaptureBuffer,
-    log: @escaping PulseSource.Log, debug: PulseSource.Log? = nil
+    log: @escaping CaptureLog, debug: CaptureLog? = nil
   ) {
     api = pa_mainloop_get_api(mainloop)
     self.settings = settings

@@ -128,8 +128,8 @@ package final class PulseSource: EngineDrivenCapture {
   /// What to record and how; channels and fps change with ``formatChanged()``.
   package var settings: Settings { currentSettings.withLock { $0 } }
   private let currentSettings: Lock<Settings>
-  private let log: Log
-  private let debug: Log?
+  private let log: CaptureLog
+  private let debug: CaptureLog?
   private let runtime = Lock<Runtime?>(nil)
 
   /// `debug`, when given, gets the lines `-v` shows: the source recorded (a sink switch), the
@@ -137,7 +137,7 @@ package final class PulseSource: EngineDrivenCapture {
   package init(
     sourceName: String?, sampleRate: Int = defaultSampleRate, channels: Int, fps: Int,
     server: String? = nil, scope: CaptureScope = .player,
-    log: @escaping Log = { Console.error("pulsebar: \($0)\n") }, debug: Log? = nil
+    log: @escaping CaptureLog = { Console.error("pulsebar: \($0)\n") }, debug: CaptureLog? = nil
   ) {
     self.log = log
     self.debug = debug
