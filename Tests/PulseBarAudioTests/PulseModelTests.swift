@@ -26,6 +26,25 @@ struct PulseModelTests {
     #expect(table.activity(onSink: 2) == .none)
   }
 
+  /// libpulse's subscription events (facility | kind, `pulse/def.h`) and what the core hears.
+  static let subscriptionEvents: [(UInt32, CaptureEvent?, describes: Bool)] = [
+    (0x02 | 0x00, nil, true),  // a sink input appeared: its info is asked for
+    (0x02 | 0x10, nil, true),  // a sink input changed: the same
+    (0x02 | 0x20, .streamRemoved(9), false),
+    (0x00 | 0x00, .devicesChanged, false),  // a sink appeared
+    (0x00 | 0x20, .devicesChanged, false),  // a sink went away
+    (0x00 | 0x10, nil, false),  // a sink changed (its volume): nothing to look up
+    (0x01 | 0x00, .devicesChanged, false),  // a source appeared (a named one may be it)
+    (0x07 | 0x10, .devicesChanged, false),  // the server changed: the default, maybe
+    (0x05 | 0x00, nil, false),  // a client: not ours to follow
+  ]
+
+  @Test("subscription events become capture events", arguments: subscriptionEvents)
+  func subscriptionEvent(raw: UInt32, event: CaptureEvent?, describes: Bool) {
+    let translated = PulseLookups.event(raw, index: 9)
+    #expect(translated.0 == event && translated.describeSinkInput == describes)
+  }
+
   @Test(
     "fragments: 512 then 3072 frames on PulseAudio; PipeWire's 1024-frame quantum on PipeWire, never less",
     arguments: [(44100, 48000), (44100, 44100), (48000, 48000), (44100, 96000)])

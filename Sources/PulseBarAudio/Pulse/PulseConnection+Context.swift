@@ -49,7 +49,7 @@ extension PulseConnection {
     _ replied: OpaquePointer?, event: pa_subscription_event_type_t, index: UInt32
   ) {
     guard let context, replied == context else { return }
-    let (captureEvent, describe) = PulseLookups.event(event, index: index)
+    let (captureEvent, describe) = PulseLookups.event(event.rawValue, index: index)
     if describe { PulseLookups.describeSinkInputs(index, context, userdata) }
     if let captureEvent { send(captureEvent) }
   }

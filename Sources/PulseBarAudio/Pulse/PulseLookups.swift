@@ -103,11 +103,12 @@ enum PulseLookups {
   /// A subscription event as a capture event: sink inputs that went away, sinks and sources
   /// that appeared or went away, and server changes (the default); `nil` for a sink input that
   /// appeared or changed, whose info is asked for instead.
-  static func event(_ event: pa_subscription_event_type_t, index: UInt32) -> (
+  /// `event` is the `pa_subscription_event_type_t`'s raw value.
+  static func event(_ event: UInt32, index: UInt32) -> (
     CaptureEvent?, describeSinkInput: Bool
   ) {
-    let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
-    let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+    let facility = event & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+    let kind = event & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
     switch facility {
     case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
       if kind == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue { return (.streamRemoved(index), false) }

@@ -1,5 +1,6 @@
 internal import CPulse
 import PulseBarCore
+import PulseBarSystem
 
 /// The capture's libpulse record streams, as the core names them (``RecordStreamID``): opened,
 /// corked, resized and closed as its actions say, and read into the ``CaptureBuffer`` (the
@@ -7,8 +8,9 @@ import PulseBarCore
 ///
 /// No policy: which stream exists, its fragment and cork, and whose fragments are kept are
 /// the core's. Its streams' callbacks get the connection's `userdata` and find their stream by
-/// its pointer (``id(of:)``); it holds no reference back. Reached only through
-/// ``PulseConnection``, on the mainloop's thread.
+/// its pointer (``id(of:)``); it holds no reference back. Confined to the mainloop's thread,
+/// reached only through ``PulseConnection`` (``ThreadConfinement``, asserted in debug builds
+/// where streams are made, read and freed).
 final class PulseRecordStreams {
   /// One record stream: its id, the libpulse stream, its format, and its lane in the mixer
   /// (`nil` for the output's, whose fragments go straight into the buffer).
@@ -20,6 +22,7 @@ final class PulseRecordStreams {
   }
 
   private var entries: [Entry] = []
+  private var confinement = ThreadConfinement()
   let buffer: CaptureBuffer
   /// Converts the s16 fragments of every stream (one at a time: all run on this loop).
   private let converter = PulseSampleConverter()
@@ -50,6 +53,7 @@ final class PulseRecordStreams {
     _ request: RecordRequest, on context: OpaquePointer, settings: PulseSource.Settings,
     callbacks: Callbacks, userdata: UnsafeMutableRawPointer
   ) -> String? {
+    confinement.check("PulseRecordStreams")
     var spec = pa_sample_spec(
       format: PulseSampleConverter.format(int16: request.int16),
       rate: UInt32(settings.sampleRate), channels: UInt8(settings.channels))
@@ -132,6 +136,7 @@ final class PulseRecordStreams {
   /// Clears `id`'s callbacks, disconnects it if it is connected or connecting, and drops our
   /// reference: it never calls back again.
   func close(_ id: RecordStreamID) {
+    confinement.check("PulseRecordStreams")
     guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
     let stream = entries.remove(at: index).stream
     pa_stream_set_state_callback(stream, nil, nil)
@@ -153,6 +158,7 @@ final class PulseRecordStreams {
   func read(
     _ stream: OpaquePointer?, channels: Int, fragment: (RecordStreamID, Int) -> Bool
   ) {
+    confinement.check("PulseRecordStreams")
     guard let stream, let entry = entries.first(where: { $0.stream == stream }) else { return }
     let buffer = buffer
     let mixer = mixer

@@ -7,17 +7,20 @@ import PulseBarSystem
 /// pending time at a time), freed for good by ``free()``, after which arming does nothing.
 ///
 /// It holds no reference to whoever it wakes: its callback gets the `userdata` it was armed
-/// with (``PulseConnection``'s). Reached only through the connection, on the mainloop's thread.
+/// with (``PulseConnection``'s). Confined to the mainloop's thread, reached only through the
+/// connection (``ThreadConfinement``, asserted in debug builds).
 final class PulseTimer {
   private let api: UnsafeMutablePointer<pa_mainloop_api>
   private var event: OpaquePointer?
   private var isFreed = false
+  private var confinement = ThreadConfinement()
 
   init(api: UnsafeMutablePointer<pa_mainloop_api>) { self.api = api }
 
   /// Arms the timer to fire at `time` (monotonic seconds), replacing what it was armed for;
   /// `fired` runs then with `userdata`.
   func arm(at time: Double, userdata: UnsafeMutableRawPointer, fired: pa_time_event_cb_t) {
+    confinement.check("PulseTimer")
     guard !isFreed else { return }
     let seconds = max(0, time - monotonicSeconds())
     var when = timeval()
@@ -32,6 +35,7 @@ final class PulseTimer {
 
   /// Frees the time event; the timer is never armed again.
   func free() {
+    confinement.check("PulseTimer")
     isFreed = true
     if let event {
       api.pointee.time_free(event)

@@ -120,9 +120,8 @@ extension CaptureCore {
       wording: configuration.wording, actions: &actions) != nil
     {
       let target = player.target
-      debug(
-        "\(target.reason); recording \(target.streams.isEmpty ? output.follower.recorded ?? "nothing" : describedSource)"
-      )
+      let what = target.streams.isEmpty ? output.follower.recorded ?? "nothing" : describedSource
+      debug("\(target.reason); recording \(what)")
     }
     let described = describedSource
     publish {

@@ -5,10 +5,12 @@
 ///
 /// It holds the server's playback streams in one model (``ServerStreamTable``) and composes
 /// its parts, which never call each other: the connection and its outages
-/// (``CaptureConnection``), the output's stream (``OutputCapture``: the default sink followed, its fragment and
-/// cork) and the player's streams (``PlayerCapture``). Whether to cork, which fragment, when
-/// the player's streams take over and when to look again are all decided here, so they are
-/// tested with exact times and no server.
+/// (``CaptureConnection``), the output's stream (``OutputCapture``: the default sink followed,
+/// its fragment and cork) and the player's streams (``PlayerCapture``). Whether to cork, which
+/// fragment, when the player's streams take over and when to look again are all decided here,
+/// so they are tested with exact times and no server (`CaptureCore*Tests`).
+///
+/// Not confined to a thread of its own: a value, owned and driven by one adapter on its loop.
 package struct CaptureCore: Sendable {
   package let configuration: CaptureConfiguration
   package internal(set) var connection = CaptureConnection()
