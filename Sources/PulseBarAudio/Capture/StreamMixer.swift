@@ -9,7 +9,9 @@ import PulseBarCore
 /// ``maximumLag`` samples, everything queued is handed on, the silent lanes counting as zeros.
 /// With one lane the samples pass straight through.
 ///
-/// Confined to the capture's thread; the storage is made once, so a fragment allocates nothing.
+/// Not `Sendable`, so the compiler keeps each mixer where it was made: on libpulse's mainloop
+/// thread, or inside the `Mutex` of PipeWire's ``PlayerStreamLanes``, which lends it to one
+/// thread at a time. The storage is made once, so a fragment allocates nothing.
 package final class StreamMixer {
   /// Lanes at most: the streams of one player beyond this many are not recorded.
   package static let maximumLanes = PlayerCapturePlan.maximumStreams

@@ -3,7 +3,7 @@
 ///
 /// A read may end inside a sample or a frame: the bytes of an unfinished frame wait for the
 /// next read. Pure (no I/O): ``RawPCMSource`` reads a descriptor into it, and the fuzz harness
-/// feeds it chunks of arbitrary sizes. Confined to one thread.
+/// feeds it chunks of arbitrary sizes. A value: each owner decodes into its own copy.
 package struct RawPCMDecoder {
   /// Interleaved channels of the PCM.
   package let inputChannels: Int
