@@ -2,7 +2,8 @@ internal import CLinux
 import Glibc
 
 /// The Linux readiness selector in one place: an epoll instance, with the platform bits mapped
-/// to ``Events`` once (NIO's `SelectorEpoll` shape). Confined to the thread that waits on it.
+/// to ``Events`` once (NIO's `SelectorEpoll` shape). Not `Sendable`: the compiler keeps it on
+/// one thread at a time, the one that waits on it.
 package final class Epoll {
   /// Readiness interests and results.
   package struct Events: OptionSet, Sendable {

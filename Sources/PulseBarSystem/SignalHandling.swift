@@ -58,7 +58,8 @@ package enum DaemonSignal: Equatable, Sendable {
   case resize
 }
 
-/// A `signalfd` for the daemon's (blocked) signals. Confined to the thread that reads it.
+/// A `signalfd` for the daemon's (blocked) signals. Not `Sendable`: the compiler keeps it on one
+/// thread at a time, the one that reads it.
 package final class SignalReceiver {
   /// The signalfd, for callers that poll it beside other descriptors.
   package let descriptor: FileDescriptor

@@ -12,7 +12,8 @@ private let fftwPlannerLock = Lock(())
 /// plans and buffers are made once in `init` and nothing allocates per frame.
 /// Plans are made with `FFTW_ESTIMATE`: `FFTW_MEASURE` may pick a different
 /// algorithm on each run, and then two offline runs of one file would differ
-/// in the last bit. Confined to the engine thread (not `Sendable`).
+/// in the last bit. Not `Sendable`: the compiler keeps each analyzer on one thread at a time
+/// (the engine's).
 package final class SpectrumAnalyzer {
   package let sizes: TransformSizes
   package let channels: Int

@@ -30,7 +30,8 @@ package struct FrameInfo: Sendable {
 /// format's renderer (``TextLineRenderer``, ``WaybarRenderer``, ``JSONLineRenderer``,
 /// ``RawLineRenderer``), each with the shared change filter (``LineFilter``) and, for the text
 /// formats, the shared template engine (``TemplateRenderer``). `seq` counts the lines this
-/// renderer produced, starting at 1. Confined to the engine thread.
+/// renderer produced, starting at 1. Not `Sendable`: the compiler keeps each renderer on one
+/// thread at a time (the engine's).
 package final class FrameRenderer {
   package let format: OutputFormat
   /// The format's renderer: exactly one of these is set. Each renders through one mutating
