@@ -15,12 +15,8 @@ package final class PlayerWatcher: Sendable {
   package let feed: PlayerFeed
   /// Every shown player's name and status (`pulsebar status`).
   package let roster: PlayerRoster
-  /// Where a reload posts `players.ignore` and `players.prefer` (the thread applies it at once).
-  package let preference: Mailbox<PlayerPreference>
-  /// Where a reload posts `lyrics.directory` (`~` expanded; `nil`: none).
-  package let lyricsDirectory: Mailbox<String?>
-  /// Where a reload posts `colors.from_art` and `colors.background`.
-  package let artSettings: Mailbox<ArtSettings>
+  /// Where a reload posts the thread's settings (preference, lyrics directory, art colours).
+  package let settings: PlayerSettings
   private let stopSignal: StopSignal
   private let thread: PosixThread
 
@@ -29,43 +25,36 @@ package final class PlayerWatcher: Sendable {
   /// bus goes away later.
   /// `debug` gets the `-v` lines (a player that does not answer, once per player).
   package static func start(
-    preference: PlayerPreference = PlayerPreference(), lyricsDirectory: String? = nil,
-    art: ArtSettings = TrackFinders.none.art.settings,
+    settings: PlayerSettings,
     log: @escaping @Sendable (String) -> Void,
     debug: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(BusError) -> PlayerWatcher {
     let connection = try BusConnection()
     let feed = PlayerFeed(nil)
     let roster = PlayerRoster()
-    let mailbox = Mailbox(preference)
-    let directory = Mailbox(lyricsDirectory)
-    let artSettings = Mailbox(art)
     let stopSignal = StopSignal()
     let session = try PlayerSession(
       connection: connection, published: PlayerPublication(feed: feed, roster: roster),
-      preference: mailbox, initial: preference, debug: debug)
+      preference: settings.preference, initial: settings.initial.preference, debug: debug)
     session.finders = TrackFinders(
-      lyrics: LyricFinder(directory: lyricsDirectory, reloads: directory),
-      art: ArtFinder(settings: art, reloads: artSettings))
+      lyrics: LyricFinder(
+        directory: settings.initial.lyricsDirectory, reloads: settings.lyricsDirectory),
+      art: ArtFinder(settings: settings.initial.art, reloads: settings.art))
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
       session.run(stop: stopSignal, log: log)
     }
     return PlayerWatcher(
-      feed: feed, roster: roster, preference: mailbox, lyricsDirectory: directory,
-      artSettings: artSettings, stopSignal: stopSignal, thread: thread)
+      feed: feed, roster: roster, settings: settings, stopSignal: stopSignal, thread: thread)
   }
 
   private init(
-    feed: PlayerFeed, roster: PlayerRoster, preference: Mailbox<PlayerPreference>,
-    lyricsDirectory: Mailbox<String?>, artSettings: Mailbox<ArtSettings>,
-    stopSignal: StopSignal, thread: PosixThread
+    feed: PlayerFeed, roster: PlayerRoster, settings: PlayerSettings, stopSignal: StopSignal,
+    thread: PosixThread
   ) {
-    self.artSettings = artSettings
     self.feed = feed
     self.roster = roster
-    self.preference = preference
-    self.lyricsDirectory = lyricsDirectory
+    self.settings = settings
     self.stopSignal = stopSignal
     self.thread = thread
   }

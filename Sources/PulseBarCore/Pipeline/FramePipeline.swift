@@ -99,10 +99,10 @@ package final class FramePipeline {
   /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
   package let silenceLevel: Float
 
-  /// A pipeline for `configuration`. With `previous` (a config reload) it goes on from the old
-  /// one's audio time, frame count and scene (see ``Scene/reconfigure(_:)``), so json's `time`
-  /// never steps back and a playing bar stays playing; the analysis (spectra, gain, onsets)
-  /// starts afresh, since its channels, rate or cut-offs may be new.
+  /// A pipeline for `configuration`. With `previous` (a reload) it goes on from the old one's
+  /// audio time, frame count, scene (``Scene/reconfigure(_:)``), player and ``othersPlay``: json's
+  /// `time` never steps back, a playing bar stays playing, the track stays shown. The analysis
+  /// (spectra, gain, onsets) starts afresh: its channels, rate or cut-offs may be new.
   package init(
     configuration: Configuration, sampleRate: Int, continuing previous: FramePipeline? = nil
   ) {
@@ -120,6 +120,10 @@ package final class FramePipeline {
       scene.reconfigure(configuration)
       time = previous.time
       frameCount = previous.frameCount
+      nowPlaying = previous.nowPlaying
+      playerStatus = previous.playerStatus
+      playerShown = previous.playerShown
+      othersPlay = previous.othersPlay
       // The fresh analysis starts from zeros: amid sound that step is no onset.
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
