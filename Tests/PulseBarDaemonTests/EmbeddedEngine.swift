@@ -64,7 +64,7 @@ final class EmbeddedEngine {
 
   let clock: ManualEngineClock
   let buffer: CaptureBuffer
-  let players = PlayerFeed(nil)
+  let playerFeed = PlayerFeed(nil)
   let engine: Engine<ManualEngineClock>
   private let log: FrameLog
   /// The frames made after the start-up frame.
@@ -97,7 +97,7 @@ final class EmbeddedEngine {
     let pipeline = FramePipeline(configuration: configuration, sampleRate: sampleRate)
     engine = Engine(
       pipeline: pipeline, buffer: buffer, capture: capture, deliveries: [log] + deliveries,
-      players: players, playerSettings: playerSettings, clock: clock)
+      playerFeed: playerFeed, playerSettings: playerSettings, clock: clock)
     engine.start()
   }
 

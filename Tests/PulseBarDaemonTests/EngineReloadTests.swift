@@ -69,7 +69,7 @@ import Testing
     let settings = PlayerSettings(Configuration(), home: "/home/a")
     let log = PlayerLog()
     let engine = EmbeddedEngine(deliveries: [log], playerSettings: settings)
-    engine.schedule(at: 0.1) { [players = engine.players, buffer = engine.buffer] in
+    engine.schedule(at: 0.1) { [players = engine.playerFeed, buffer = engine.buffer] in
       players.post(NowPlaying(player: "mpv", status: .paused, title: "Song"))
       buffer.updateStatus { $0.othersPlay = true }
     }

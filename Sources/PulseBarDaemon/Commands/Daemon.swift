@@ -20,7 +20,7 @@ final class Daemon {
   private let options: RunOptions
   private let logger: Logger
   private let notifier: SystemdNotifier?
-  private var players: PlayerWatcher?
+  private var playerWatcher: PlayerWatcher?
   /// The config warnings already said (each is said once, not again at every reload).
   private var warned: Set<String>
 
@@ -79,14 +79,14 @@ final class Daemon {
       deliveries.append(terminal)
       if let socket { terminal.socketFigures = { (socket.clientCount, socket.droppedFrames) } }
     }
-    players = startPlayers()
-    socket?.statusDesk.facts.players = players?.roster
+    playerWatcher = startPlayerWatcher()
+    socket?.statusDesk.facts.playerRoster = playerWatcher?.roster
     let (engine, buffer) = makeEngine(
       pipeline: pipeline, deliveries: deliveries, signals: signals)
     let status = run(engine, buffer: buffer, terminal: terminal)
     notifier?.stopping()
     socket?.stop()
-    players?.stop()
+    playerWatcher?.stop()
     source.stop()
     let logger = logger
     return standardOutput?.exitStatus(status) { logger.error($0) } ?? status
@@ -95,7 +95,7 @@ final class Daemon {
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
   /// fifo is not what the desktop's players play). Without a bus: one line, and the audio
   /// alone decides the state.
-  private func startPlayers() -> PlayerWatcher? {
+  private func startPlayerWatcher() -> PlayerWatcher? {
     guard configuration.input.isAudioServer else { return nil }
     let logger = logger
     do {
@@ -122,8 +122,8 @@ final class Daemon {
       seconds: 0.5)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
-      signals: signals, reload: { [unowned self] in reload() }, players: players?.feed,
-      playerSettings: players?.settings, clock: SystemEngineClock())
+      signals: signals, reload: { [unowned self] in reload() }, playerFeed: playerWatcher?.feed,
+      playerSettings: playerWatcher?.settings, clock: SystemEngineClock())
     // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
     // (a stream set up, playback starting), leaves the resident set after it; what the frames
     // use faults back in (bench/README.md "Memory"). State changes are seconds apart at the

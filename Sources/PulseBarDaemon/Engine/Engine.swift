@@ -33,7 +33,7 @@ package final class Engine<Clock: EngineClock> {
   private let signals: SignalReceiver?
   /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
   /// the current one).
-  private let players: PlayerFeed?
+  private let playerFeed: PlayerFeed?
   /// Where a reload posts the players' thread's settings.
   private let playerSettings: PlayerSettings?
   /// Reads the configuration again after SIGHUP/SIGUSR1 and plans the reload (nil: refused,
@@ -63,7 +63,7 @@ package final class Engine<Clock: EngineClock> {
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
     deliveries: [FrameDelivery], signals: SignalReceiver? = nil,
-    reload: (() -> ReloadPlan?)? = nil, players: PlayerFeed? = nil,
+    reload: (() -> ReloadPlan?)? = nil, playerFeed: PlayerFeed? = nil,
     playerSettings: PlayerSettings? = nil, clock: Clock
   ) {
     self.pipeline = pipeline
@@ -73,7 +73,7 @@ package final class Engine<Clock: EngineClock> {
     driven = capture as? EngineDrivenCapture
     self.deliveries = deliveries
     self.signals = signals
-    self.players = players
+    self.playerFeed = playerFeed
     self.reload = reload
     self.playerSettings = playerSettings
     core = EngineCore(fps: pipeline.configuration.fps)
@@ -103,11 +103,11 @@ package final class Engine<Clock: EngineClock> {
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
     if let changed = buffer.takeStatusChange() { statusChanged(changed, at: now) }
-    if let change = players?.take() { takePlayer(change) }
+    if let change = playerFeed?.take() { takePlayer(change) }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     wakes = EngineWakeSet(
-      audio: buffer.wakeDescriptor, signals: signals?.descriptor, players: players?.descriptor,
+      audio: buffer.wakeDescriptor, signals: signals?.descriptor, feed: playerFeed?.descriptor,
       deliveries: deliveries, input: input?.descriptor)
   }
 
@@ -141,7 +141,7 @@ package final class Engine<Clock: EngineClock> {
   /// Takes the player feed's latest change when ``EngineCore`` says a frame is due for it (the
   /// feed is not polled in between); true when it changed what the pipeline shows.
   private func takePlayerChange(wake: EngineCore.Wake, at now: Double) -> Bool {
-    guard let players, let slot = wakes.players else { return false }
+    guard let playerFeed, let slot = wakes.playerFeed else { return false }
     if wakes.isReady(slot) {
       // Not polled again until the change is taken.
       core.playerChangeSignalled()
@@ -149,7 +149,7 @@ package final class Engine<Clock: EngineClock> {
     }
     guard core.takesPlayerChange(at: now, queuedHops: wake.queuedHops) else { return false }
     wakes.poll.update(slot, .readable)
-    guard let change = players.take() else { return false }
+    guard let change = playerFeed.take() else { return false }
     takePlayer(change)  // a pause, a new track, a player gone
     return true
   }
