@@ -3,7 +3,9 @@ import PulseBarCore
 import PulseBarSystem
 
 /// The watcher's state on its thread: the connection, the players, the calls awaiting replies.
-/// Confined to the watcher's thread once started.
+/// Confined to the watcher's thread once started: ``PlayerWatcher/start`` hands its connection
+/// over to that thread (``BusConnection/moveToCurrentThread()``), and every message and call
+/// goes through the connection, which asserts the thread in debug builds.
 ///
 /// Players are untrusted (see ``PlayerRegistry`` and ``BusMessage``): one `GetAll` is in
 /// flight per player at most (an invalidation meanwhile asks again once, after the reply), a

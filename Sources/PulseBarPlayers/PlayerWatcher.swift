@@ -42,6 +42,8 @@ package final class PlayerWatcher: Sendable {
       art: ArtFinder(settings: settings.initial.art, reloads: settings.art))
     let thread = PosixThread.spawn {
       PosixThread.nameCurrent("pulsebar-mpris")
+      // Made (and subscribed) on the caller's thread, used on this one from now on.
+      session.connection.moveToCurrentThread()
       session.run(stop: stopSignal, log: log)
     }
     return PlayerWatcher(
