@@ -14,7 +14,12 @@ import PulseBarTestSupport
 ///   switch;
 /// - CPU of the daemon and of the server's processes with scope `player` and with `output`
 ///   (the config reloaded live), mpv alone playing, three rounds of 5 s each, alternating;
-/// - leakage: the beeps' bar at its highest over 5 s, with each scope.
+/// - leakage: the beeps' bar at its highest over 5 s, with each scope;
+/// - the hand-over, in a run of its own: a steady 2000 Hz tone on the default sink and mpv's
+///   200 Hz tone on another, so each source's audio shows as its own bar rising; the scope
+///   reloaded in place (SIGHUP), 10 times each way, from the signal to the first json line
+///   whose new source's bar reaches 0.3 (the long transform, 85 ms, holds about 35 ms of the
+///   new tone by then). Budget 100 ms.
 func runPlayerBench() {
   guard let binary = BenchTools.pulsebarWithMPRIS() else { return }
   // `pulsebar-bench player pulse` or `… pipewire`: one server only.
@@ -39,8 +44,17 @@ func runPlayerBench() {
       print("(\(kind), \(input): \(error))")
     }
   }
+  for (kind, input) in setups where kind.missingReason == nil {
+    do {
+      let run = try PlayerBenchRun(binary: binary, kind: kind, input: input, handOver: true)
+      print(pad("\(kind), \(input)", 26) + "hand-over " + (try run.measureHandOver()))
+    } catch {
+      print("(\(kind), \(input), hand-over: \(error))")
+    }
+  }
   print(
-    "budgets: switch ≤ 100 ms, gap ≤ 100 ms, CPU player ≤ 1.1 × output (daemon + server), leak ≤ 0.05"
+    "budgets: switch ≤ 100 ms, gap ≤ 100 ms, CPU player ≤ 1.1 × output (daemon + server), "
+      + "leak ≤ 0.05, hand-over ≤ 100 ms"
   )
 }
 
@@ -50,7 +64,8 @@ private struct PlayerBenchError: Error, CustomStringConvertible {
   var description: String { message }
 }
 
-/// One run: a server, a bus, the beeps, mpv and the daemon.
+/// One run: a server, a bus, the beeps (or with `handOver`, a steady tone on the default sink
+/// and mpv on the other), mpv and the daemon.
 private final class PlayerBenchRun {
   let server: any PrivateAudioServer
   let bus: PrivateSessionBus
@@ -62,8 +77,8 @@ private final class PlayerBenchRun {
   let lowBar: Int
   let beepBar: Int
 
-  init(binary: String, kind: AudioServerKind, input: String) throws {
-    server = try kind.start(sinks: ["pb_sink_a"])
+  init(binary: String, kind: AudioServerKind, input: String, handOver: Bool = false) throws {
+    server = try kind.start(sinks: handOver ? ["pb_sink_a", "pb_sink_b"] : ["pb_sink_a"])
     bus = try PrivateSessionBus(directory: server.directory)
     environment = server.environment.merging(bus.environment) { $1 }
     monitor = try SignalMonitor(address: bus.address)
@@ -81,13 +96,18 @@ private final class PlayerBenchRun {
     guard daemon.readLine(timeout: 10) != nil else {
       throw PlayerBenchError(message: "no first frame: \(daemon.standardError)")
     }
-    let beeps = try MPRISFixtures.beeps(in: server.directory, seconds: 120)
-    children.append(try server.play(file: beeps))
+    if handOver {
+      children.append(try server.play(tone: 2000, seconds: 120, sink: "pb_sink_a"))
+    } else {
+      let beeps = try MPRISFixtures.beeps(in: server.directory, seconds: 120)
+      children.append(try server.play(file: beeps))
+    }
     let track = try MPRISFixtures.taggedTrack(
       in: server.directory, "tone", title: "Tone", hertz: 200)
     children.append(
       try MPRISFixtures.mpv(
-        Array(repeating: track, count: 8), paused: false, environment: environment))
+        Array(repeating: track, count: 8), paused: false, environment: environment,
+        options: handOver ? ["--audio-device=pulse/pb_sink_b"] : []))
   }
 
   deinit {
@@ -207,6 +227,45 @@ private final class PlayerBenchRun {
       + pad(
         fmt((cpuPlayer.daemon + cpuPlayer.server) / (cpuOutput.daemon + cpuOutput.server), 2), 6)
       + pad(fmt(leakPlayer, 3), 13) + fmt(leakOutput, 3)
+  }
+}
+
+extension PlayerBenchRun {
+  /// The hand-over both ways, 10 times each: from the SIGHUP that switches `input.scope` to
+  /// the first line whose new source's bar reaches 0.3 (the output's 2000 Hz, mpv's 200 Hz);
+  /// median and worst of each.
+  func measureHandOver() throws -> String {
+    guard arrival(timeout: 20, { source, _ in source.hasPrefix("mpv (") }) != nil,
+      arrival(timeout: 10, { _, bars in (bars.dropFirst(lowBar).first ?? 0) >= 0.5 }) != nil
+    else {
+      throw PlayerBenchError(message: "mpv's stream was never recorded")
+    }
+    var toOutput: [Double] = []
+    var toPlayer: [Double] = []
+    for _ in 0..<10 {
+      for (scope, bar) in [("output", beepBar), ("player", lowBar)] {
+        // From a settled picture: the new source's bar down (the gravity fall-off is done).
+        guard arrival({ _, bars in (bars.dropFirst(bar).first ?? 1) < 0.1 }) != nil else {
+          throw PlayerBenchError(message: "the \(scope) bar never settled before the switch")
+        }
+        MPRISFixtures.writeScopeConfig(scope, to: configPath)
+        let sent = MPRISFixtures.realtimeSeconds()
+        daemon.send(SIGHUP)
+        guard let shown = arrival({ _, bars in (bars.dropFirst(bar).first ?? 0) >= 0.3 }) else {
+          throw PlayerBenchError(message: "no \(scope) audio within 5 s of the switch")
+        }
+        if scope == "output" {
+          toOutput.append(shown.at - sent)
+        } else {
+          toPlayer.append(shown.at - sent)
+        }
+      }
+    }
+    func figures(_ values: [Double]) -> String {
+      let sorted = values.sorted()
+      return "\(fmt(1000 * sorted[sorted.count / 2], 0)) ms (worst \(fmt(1000 * sorted.last!, 0)))"
+    }
+    return "to output \(figures(toOutput)), to player \(figures(toPlayer))"
   }
 }
 
