@@ -2,25 +2,14 @@ internal import CSystemd
 import Glibc
 import PulseBarSystem
 
-/// A D-Bus problem: what sd-bus said, as one line.
-package struct BusError: Error, CustomStringConvertible {
-  package var message: String
-  package var description: String { message }
-
-  init(_ message: String) { self.message = message }
-
-  /// From a negative errno that an `sd_bus_*` call returned.
-  init(_ what: String, code: Int32) {
-    message = "\(what): \(String(cString: strerror(-code)))"
-  }
-}
-
 /// One connection to the session bus: an `sd_bus *`, owned and closed here.
 ///
-/// Not thread-safe, as sd-bus is not: confined to the thread that opened it (the watcher's
-/// thread, or `pulsebar ctl`'s main thread).
+/// Not thread-safe, as sd-bus is not: confined to one thread, which debug builds assert at
+/// every call: the first that uses it (`pulsebar ctl`'s main thread), or the one it is handed
+/// to with ``moveToCurrentThread()`` (the watcher's thread, once the daemon's made it).
 final class BusConnection {
   let bus: OpaquePointer
+  private var confinement = ThreadConfinement()
 
   /// Opens the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else
   /// `$XDG_RUNTIME_DIR/bus`). Throws when there is none.
@@ -32,6 +21,17 @@ final class BusConnection {
   }
 
   deinit { sd_bus_flush_close_unref(bus) }
+
+  /// Stops a debug build when called off the connection's thread.
+  func assertConfined(file: StaticString = #fileID, line: UInt = #line) {
+    confinement.check("BusConnection", file: file, line: line)
+  }
+
+  /// Hands the connection to the calling thread: from now on only it may use it.
+  func moveToCurrentThread() {
+    confinement = ThreadConfinement()
+    confinement.check("BusConnection")
+  }
 
   /// Why there is no session bus, in the words of where sd-bus looked.
   private static func noBus(_ code: Int32) -> BusError {
@@ -48,6 +48,7 @@ final class BusConnection {
 
   /// The descriptor to poll, what to poll it for, and until when (`nil`: no deadline).
   var pollState: (descriptor: FileDescriptor, events: PollSet.Events, deadline: UInt64?) {
+    assertConfined()
     let descriptor = FileDescriptor(rawValue: sd_bus_get_fd(bus))
     let events = PollSet.Events(rawValue: Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))))
     var usec: UInt64 = 0
@@ -57,6 +58,7 @@ final class BusConnection {
 
   /// Handles everything queued (replies, signals, writes); throws when the connection is lost.
   func processAll() throws(BusError) {
+    assertConfined()
     while true {
       let result = sd_bus_process(bus, nil)
       if result < 0 { throw BusError("session bus", code: result) }
@@ -71,6 +73,7 @@ final class BusConnection {
   func addMatch(
     _ rule: String, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
   ) throws(BusError) -> OpaquePointer? {
+    assertConfined()
     var slot: OpaquePointer?
     let result = sd_bus_add_match_async(bus, &slot, rule, handler, nil, context)
     if result < 0 { throw BusError("match \(rule)", code: result) }
@@ -78,13 +81,17 @@ final class BusConnection {
   }
 
   /// Ends a match ``addMatch(_:context:handler:)`` made.
-  func removeMatch(_ slot: OpaquePointer) { sd_bus_slot_unref(slot) }
+  func removeMatch(_ slot: OpaquePointer) {
+    assertConfined()
+    sd_bus_slot_unref(slot)
+  }
 
   /// A method call with string arguments.
   func methodCall(
     destination: String, path: String, interface: String, member: String,
     arguments: [String] = []
   ) throws(BusError) -> BusMessage {
+    assertConfined()
     var message: OpaquePointer?
     let result = sd_bus_message_new_method_call(
       bus, &message, destination, path, interface, member)
@@ -107,6 +114,7 @@ final class BusConnection {
     _ call: BusMessage, context: UnsafeMutableRawPointer?, timeoutMicroseconds: UInt64 = 0,
     handler: sd_bus_message_handler_t
   ) throws(BusError) -> UInt64 {
+    assertConfined()
     let result = sd_bus_call_async(
       bus, nil, call.message, handler, context, timeoutMicroseconds)
     if result < 0 { throw BusError("call", code: result) }
@@ -117,6 +125,7 @@ final class BusConnection {
 
   /// Sends `call` and waits for its reply (`pulsebar ctl` only: never on the watcher thread).
   func call(_ call: BusMessage, timeoutSeconds: Double = 5) throws(BusError) -> BusMessage {
+    assertConfined()
     var error = sd_bus_error()
     defer { sd_bus_error_free(&error) }
     var reply: OpaquePointer?

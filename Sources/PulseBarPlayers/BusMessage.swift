@@ -219,16 +219,3 @@ extension String? {
   /// `nil` for an empty string too: a player that sends `""` has no title.
   fileprivate var nonEmpty: String? { self?.isEmpty == false ? self : nil }
 }
-
-/// The `Player` properties pulsebar reads from a message (``BusMessage/readPlayerProperties()``);
-/// `nil` for what the message did not carry (or carried with the wrong type).
-struct PlayerProperties: Equatable {
-  var status: PlayerStatus?
-  var metadata: Metadata?
-  /// `Position`, microseconds, within ``PlayerValueBounds``.
-  var position: Int64?
-  /// `Rate`, within ``PlayerValueBounds/rateRange``.
-  var rate: Double?
-  /// `Volume`, within ``PlayerValueBounds/volume(_:)``.
-  var volume: Double?
-}

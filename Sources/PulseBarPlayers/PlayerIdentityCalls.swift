@@ -6,7 +6,9 @@ import PulseBarCore
 /// (``PlayerStreamSelection``). Calls time out as the session's do; a reply that fails, or
 /// comes from someone else than the name's owner, says nothing.
 ///
-/// Confined to the players' thread, as its ``PlayerSession`` is.
+/// Confined to the players' thread, as its ``PlayerSession`` is: it lives in the session, and
+/// every call it makes goes through the session's ``BusConnection``, which asserts the thread
+/// in debug builds.
 struct PlayerIdentityCalls {
   /// What one call asks.
   private enum Call {

@@ -7,7 +7,9 @@ import PulseBarSystem
 /// carries, is the one thing left to read. One `Get` instead of a `GetAll`, so a track change
 /// is read once. One call in flight per player; a reply counts only from the name's owner.
 ///
-/// Confined to the players' thread, as its ``PlayerSession`` is.
+/// Confined to the players' thread, as its ``PlayerSession`` is: it lives in the session, and
+/// every call it makes goes through the session's ``BusConnection``, which asserts the thread
+/// in debug builds.
 struct PlayerPositionCalls {
   /// The calls in flight: cookie → the bus name asked.
   private var calls: [UInt64: String] = [:]

@@ -1,19 +1,6 @@
 import PulseBarCore
 import PulseBarSystem
 
-/// One player as `pulsebar status` lists it: its name after `org.mpris.MediaPlayer2.` and
-/// what it says it does. Never its track: a socket client learns the active player's from the
-/// frames, and no other's.
-package struct PlayerSummary: Sendable, Equatable {
-  package var name: String
-  package var status: PlayerStatus
-
-  package init(name: String, status: PlayerStatus) {
-    self.name = name
-    self.status = status
-  }
-}
-
 /// The players shown, as the players' thread last published them; read by the socket's status
 /// answer on the engine's thread.
 package final class PlayerRoster: Sendable {
@@ -26,30 +13,6 @@ package final class PlayerRoster: Sendable {
 
   package func update(_ list: [PlayerSummary]) {
     players.withLock { $0 = list }
-  }
-}
-
-/// What the players' thread publishes after each batch of messages: the active player's
-/// snapshot for the engine, and every shown player for the status.
-struct PlayerPublication: Sendable {
-  let feed: PlayerFeed
-  let roster: PlayerRoster
-
-  /// Publishes the registry's active player with `lyric`, its track's synced lyric.
-  func publish(
-    _ registry: PlayerRegistry, lyric: SyncedLyric? = nil, artPalette: ArtPalette? = nil
-  ) {
-    var nowPlaying = registry.nowPlaying
-    nowPlaying?.lyric = lyric
-    nowPlaying?.artPalette = artPalette
-    feed.post(nowPlaying)
-    roster.update(registry.summaries)
-  }
-
-  /// No players (the bus went away).
-  func clear() {
-    feed.post(nil)
-    roster.update([])
   }
 }
 

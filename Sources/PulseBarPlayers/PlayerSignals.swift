@@ -6,7 +6,8 @@ import PulseBarCore
 /// overruns its ``SignalBudget`` loses them for ``floodMuteSeconds`` (the bus itself stops
 /// sending them, so a flood costs next to nothing), then is followed again.
 ///
-/// Confined to the players' thread, as its ``PlayerSession`` is.
+/// Confined to the players' thread, as its ``PlayerSession`` is: each call asserts it in debug
+/// builds through the session's ``BusConnection``.
 final class PlayerSignals {
   private let connection: BusConnection
   private let debug: (String) -> Void
@@ -32,6 +33,7 @@ final class PlayerSignals {
   /// Listens to the signals of connection `owner` (a player's): its `PropertiesChanged` and
   /// `Seeked`, unless it is muted for a flood. The rules' handler gets `context` (the session).
   func follow(_ owner: String, context: UnsafeMutableRawPointer) {
+    connection.assertConfined()
     guard matches[owner] == nil, muted[owner] == nil else { return }
     let path = PlayerSession.playerPath
     let interface = PlayerSession.playerInterface
@@ -59,6 +61,7 @@ final class PlayerSignals {
 
   /// Connection `owner` owns no player name any more: forgotten.
   func forget(_ owner: String) {
+    connection.assertConfined()
     unfollow(owner)
     budgets[owner] = nil
     muted[owner] = nil
@@ -69,6 +72,7 @@ final class PlayerSignals {
   func followMutedAgain(now: Double, context: UnsafeMutableRawPointer) -> (
     owners: [String], next: Double?
   ) {
+    connection.assertConfined()
     guard !muted.isEmpty else { return ([], nil) }
     var next: Double?
     var owners: [String] = []
@@ -88,6 +92,7 @@ final class PlayerSignals {
   /// Whether a signal from `sender` is read: its budget admits it. A signal over the budget
   /// mutes the connection (its players are read afresh once it is followed again).
   func admits(_ sender: String, now: Double) -> Bool {
+    connection.assertConfined()
     var budget = budgets[sender] ?? SignalBudget(now: now)
     let admitted = budget.admit(at: now)
     budgets[sender] = budget

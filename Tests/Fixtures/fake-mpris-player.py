@@ -8,7 +8,8 @@ misbehaving as its options say. It prints one line per event on stdout ("ready",
 "set Volume 0.45", "flood done N", "churn done N") so a test can follow it.
 
 With --commands it also obeys lines on stdin, as a real player follows its user: "status S"
-(Playing, Paused, Stopped: the --play child stops unless playing, as a player's stream does)
+(Playing, Paused, Stopped: the --play child stops unless playing, as a player's stream does,
+or with --keep-playing plays on, so only the status changes)
 "title T" (a new track) and "art URL" (a new track's mpris:artUrl); each is announced
 with PropertiesChanged and answered "done".
 """
@@ -72,6 +73,8 @@ def parse():
     parser.add_argument("--art-url", default=None, help="mpris:artUrl (file://, data:, http…)")
     parser.add_argument("--play", default=None,
                         help="an audio file a child process (paplay) plays, as a wrapper's player does")
+    parser.add_argument("--keep-playing", action="store_true",
+                        help="the --play child plays on whatever the status says")
     return parser.parse_args()
 
 
@@ -311,7 +314,7 @@ def obey(player, options, state):
         player.started = time.monotonic()
         player.status = value
         child = state.get("child")
-        if value != "Playing" and child is not None:
+        if value != "Playing" and child is not None and not options.keep_playing:
             child.kill()
             child.wait()
             state["child"] = None

@@ -99,7 +99,9 @@ import Testing
     #expect(same == nil)
     let forced = core.frameRate(wanted: 30, current: 30, force: true)
     #expect(forced == 30)
-    core.reloaded(fps: 50)
+    // A reload forces the rate its new pipeline's consumers want: the pacer is set once.
+    let reloaded = core.frameRate(wanted: 50, current: 50, force: true)
+    #expect(reloaded == 50)
     #expect(core.pacer.period == 1.0 / 50)
   }
 

@@ -64,7 +64,7 @@ final class EmbeddedEngine {
 
   let clock: ManualEngineClock
   let buffer: CaptureBuffer
-  let players = PlayerFeed(nil)
+  let playerFeed = PlayerFeed(nil)
   let engine: Engine<ManualEngineClock>
   private let log: FrameLog
   /// The frames made after the start-up frame.
@@ -81,7 +81,8 @@ final class EmbeddedEngine {
   /// `start`; `configuration` gives the pipeline's frame rate.
   init(
     configuration: Configuration = Configuration(), sampleRate: Int = 48000, channels: Int = 1,
-    start: Double = 0, deliveries: [FrameDelivery] = []
+    start: Double = 0, deliveries: [FrameDelivery] = [], capture: CaptureSource? = nil,
+    playerSettings: PlayerSettings? = nil
   ) {
     clock = ManualEngineClock(at: start)
     hopSamples = max(1, sampleRate / configuration.fps) * channels
@@ -95,8 +96,8 @@ final class EmbeddedEngine {
     log = FrameLog(clock: clock, buffer: buffer)
     let pipeline = FramePipeline(configuration: configuration, sampleRate: sampleRate)
     engine = Engine(
-      pipeline: pipeline, buffer: buffer, deliveries: [log] + deliveries, players: players,
-      clock: clock)
+      pipeline: pipeline, buffer: buffer, capture: capture, deliveries: [log] + deliveries,
+      playerFeed: playerFeed, playerSettings: playerSettings, clock: clock)
     engine.start()
   }
 

@@ -137,7 +137,7 @@ import Testing
     for step in 0..<200 {
       let time = Double(step) / 100
       engine.audio(samples: engine.hopSamples / 2, at: time)
-      engine.schedule(at: time) { [players = engine.players, buffer = engine.buffer] in
+      engine.schedule(at: time) { [players = engine.playerFeed, buffer = engine.buffer] in
         if step % 2 == 0 {
           players.post(NowPlaying(player: "mpv", status: .playing, title: "Track \(step)"))
         }

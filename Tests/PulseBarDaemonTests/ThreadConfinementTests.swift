@@ -4,10 +4,18 @@ import Testing
 
 @testable import PulseBarDaemon
 
-/// The engine and the socket handler are confined to one thread: a debug build stops when
-/// either is used from another (each case runs in a child process, which must fail).
+/// The engine, the socket handler and the terminal view and delivery are confined to one
+/// thread: a debug build stops when one is used from another (each case runs in a child
+/// process, which must fail).
 @Suite struct ThreadConfinementTests {
   #if DEBUG
+    /// A terminal view on no terminal, of a fixed size.
+    static func view(_ configuration: Configuration) -> TerminalView {
+      TerminalView(
+        configuration: configuration, output: FileDescriptor(rawValue: -1),
+        input: FileDescriptor(rawValue: -1), size: (24, 80))
+    }
+
     @Test func theEngineUsedOffItsThreadStopsADebugBuild() async {
       await #expect(processExitsWith: .failure) {
         let engine = EmbeddedEngine()
@@ -30,6 +38,24 @@ import Testing
           _ = handler.service(now: 0)
           PosixThread.spawn { _ = handler.service(now: 0) }.join()
         }
+      }
+    }
+
+    @Test func theTerminalDeliveryUsedOffItsThreadStopsADebugBuild() async {
+      await #expect(processExitsWith: .failure) {
+        let configuration = Configuration()
+        let view = Self.view(configuration)
+        let delivery = TerminalDelivery(view: view, configuration: configuration)
+        PosixThread.spawn { delivery.requestRedraw() }.join()
+      }
+    }
+
+    @Test func theTerminalViewUsedOffItsThreadStopsADebugBuild() async {
+      await #expect(processExitsWith: .failure) {
+        let configuration = Configuration()
+        let view = Self.view(configuration)
+        view.reconfigure(configuration)
+        PosixThread.spawn { view.reconfigure(configuration) }.join()
       }
     }
 

@@ -1,37 +1,5 @@
 import PulseBarSystem
 
-/// A config file problem, reported as `FILE:LINE: what is wrong` (or `FILE:LINE:COLUMN:` when
-/// the problem is at one place in the line, as a bad template field). The description shows
-/// control and invisible characters escaped (``MessageEscaping``), never raw. A warning (a
-/// deprecated key, an empty `text`) has the same shape.
-package struct ConfigError: Error, Equatable, CustomStringConvertible {
-  package var file: String
-  /// 1-based line, or 0 for a problem with the file as a whole.
-  package var line: Int
-  /// 1-based column in characters of the line, when known.
-  package var column: Int?
-  package var message: String
-
-  package init(file: String, line: Int, column: Int? = nil, message: String) {
-    self.file = file
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
-  package var description: String {
-    let text: String
-    if line <= 0 {
-      text = "\(file): \(message)"
-    } else if let column {
-      text = "\(file):\(line):\(column): \(message)"
-    } else {
-      text = "\(file):\(line): \(message)"
-    }
-    return MessageEscaping.escaped(text)
-  }
-}
-
 /// Parses pulsebar's INI config into a ``Configuration``.
 ///
 /// `[section]` headers, `key = value` lines, `#` or `;` comments on their own
@@ -187,24 +155,6 @@ package enum ConfigParser {
   }
 }
 
-extension ConfigError {
-  /// This place in a file with `message`.
-  fileprivate func with(_ message: String) -> ConfigError {
-    ConfigError(file: file, line: line, column: column, message: message)
-  }
-}
-
-/// A bad value for one key; the parser adds file, line and key (and turns `column`, 1-based in
-/// the value, into the line's column).
-package struct ValueError: Error, Equatable {
-  package var message: String
-  package var column: Int?
-  package init(_ message: String, column: Int? = nil) {
-    self.message = message
-    self.column = column
-  }
-}
-
 extension Configuration {
   /// A problem between keys (each fine alone), with the keys involved.
   package func crossFieldProblem() -> (keys: [String], message: String)? {
@@ -238,5 +188,12 @@ extension BinaryFloatingPoint where Self: LosslessStringConvertible {
   /// `50` rather than `50.0`, for messages and the shipped config.
   package var formattedSetting: String {
     self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
+  }
+}
+
+extension ConfigError {
+  /// This place in a file with `message`.
+  fileprivate func with(_ message: String) -> ConfigError {
+    ConfigError(file: file, line: line, column: column, message: message)
   }
 }

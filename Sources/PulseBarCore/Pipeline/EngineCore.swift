@@ -240,9 +240,4 @@ package struct EngineCore: Sendable {
     pacer.changeFrameRate(to: rate)
     return rate
   }
-
-  /// A reload configured `fps`: the new pipeline analyses at it until its consumers are known.
-  package mutating func reloaded(fps: Int) {
-    pacer.changeFrameRate(to: fps)
-  }
 }

@@ -1,49 +1,3 @@
-/// A consumer's wish: a line format at a bar count, at most `fps` lines per second.
-package struct ConsumerKey: Hashable, Sendable {
-  package var format: OutputFormat
-  package var bars: Int
-  /// Lines per second of audio at most; `nil` is every frame (the daemon's fps). Callers
-  /// normalize a rate at or above the daemon's to `nil`, so the two share one renderer.
-  package var fps: Int?
-
-  package init(format: OutputFormat, bars: Int, fps: Int? = nil) {
-    self.format = format
-    self.bars = bars
-    self.fps = fps
-  }
-}
-
-/// When a consumer with a lower frame rate renders: at most once per `1/fps` s of pipeline
-/// time, and it keeps the engine ticking while a frame it skipped is not yet rendered (else
-/// a scene that settles on a skipped frame would leave the consumer's last line stale).
-struct FrameRateGate {
-  /// Seconds between two renders; 0 renders every frame.
-  let period: Double
-  /// Half a pipeline frame: frame times are sums of 1/fps, so "due" allows that much early.
-  var slack: Double
-  private var nextDue = -Double.infinity
-  /// A frame was skipped since the last render.
-  private(set) var owesFrame = false
-
-  init(fps: Int?, pipelineFPS: Int) {
-    period = fps.map { 1 / Double($0) } ?? 0
-    slack = 0.5 / Double(pipelineFPS)
-  }
-
-  /// True when the consumer renders the frame at `time`.
-  mutating func admit(at time: Double) -> Bool {
-    guard period > 0 else { return true }
-    guard time + slack >= nextDue else {
-      owesFrame = true
-      return false
-    }
-    // On schedule keeps the cadence exact; after a gap (no frames) the schedule restarts.
-    nextDue = time - nextDue > period ? time + period : nextDue + period
-    owesFrame = false
-    return true
-  }
-}
-
 /// The whole per-frame path with no I/O: analysis → bars per layout → scene → lines per consumer.
 ///
 /// One FFT per frame serves every consumer; each distinct bar count is banded
@@ -99,10 +53,10 @@ package final class FramePipeline {
   /// and PipeWire's noised 16-bit silence are silence, not music to amplify.
   package let silenceLevel: Float
 
-  /// A pipeline for `configuration`. With `previous` (a config reload) it goes on from the old
-  /// one's audio time, frame count and scene (see ``Scene/reconfigure(_:)``), so json's `time`
-  /// never steps back and a playing bar stays playing; the analysis (spectra, gain, onsets)
-  /// starts afresh, since its channels, rate or cut-offs may be new.
+  /// A pipeline for `configuration`. With `previous` (a reload) it goes on from the old one's
+  /// audio time, frame count, scene (``Scene/reconfigure(_:)``), player and ``othersPlay``: json's
+  /// `time` never steps back, a playing bar stays playing, the track stays shown. The analysis
+  /// (spectra, gain, onsets) starts afresh: its channels, rate or cut-offs may be new.
   package init(
     configuration: Configuration, sampleRate: Int, continuing previous: FramePipeline? = nil
   ) {
@@ -120,6 +74,10 @@ package final class FramePipeline {
       scene.reconfigure(configuration)
       time = previous.time
       frameCount = previous.frameCount
+      nowPlaying = previous.nowPlaying
+      playerStatus = previous.playerStatus
+      playerShown = previous.playerShown
+      othersPlay = previous.othersPlay
       // The fresh analysis starts from zeros: amid sound that step is no onset.
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {

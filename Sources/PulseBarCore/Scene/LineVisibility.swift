@@ -1,13 +1,3 @@
-/// When the text line hides: `output.hide_when`.
-package enum HideWhen: String, Sendable, CaseIterable {
-  /// Always shown.
-  case never
-  /// Hidden once playback has been stopped for `output.hide_after` seconds.
-  case stopped
-  /// Hidden once playback has been paused or stopped for `output.hide_after` seconds.
-  case notPlaying = "not_playing"
-}
-
 /// Decides, frame by frame, whether the text line (and waybar's `text`) is hidden:
 /// `output.hide_when` and `output.hide_after`.
 ///

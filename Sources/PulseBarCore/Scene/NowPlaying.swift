@@ -1,10 +1,3 @@
-/// What an MPRIS player says about its playback (`PlaybackStatus`).
-package enum PlayerStatus: String, Sendable, CaseIterable {
-  case playing = "Playing"
-  case paused = "Paused"
-  case stopped = "Stopped"
-}
-
 /// The active MPRIS player and its track: one value the players side hands the engine.
 ///
 /// A snapshot, replaced whole when anything in it changes (rarely: a track change, a pause),

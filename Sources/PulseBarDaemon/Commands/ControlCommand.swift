@@ -2,24 +2,6 @@ import PulseBarCore
 import PulseBarPlayers
 import PulseBarSystem
 
-/// Options of `pulsebar ctl`.
-package struct ControlOptions: Equatable {
-  /// The action with its operand, read and bounded.
-  package var request: PlayerControl.Request
-  /// `--player NAME`: that player rather than the active one.
-  package var player: String?
-
-  package init(request: PlayerControl.Request = .call(.playPause), player: String? = nil) {
-    self.request = request
-    self.player = player
-  }
-
-  /// An action without an operand.
-  package init(action: PlayerControl.Action, player: String? = nil) {
-    self.init(request: .call(action), player: player)
-  }
-}
-
 /// `pulsebar ctl ACTION [VALUE] [--player NAME]` (ACTION: play-pause, play, pause, next,
 /// previous, volume LEVEL, seek SECONDS, position TIME):
 /// controls the active MPRIS player; parsed from the option table like every command. Exit 0 when the player took the call; 1 and one line when there is none (or no

@@ -7,17 +7,20 @@ import PulseBarSystem
 /// A live `pulsebar run`: start-up (the deliveries, the socket, the players, the engine),
 /// reload and shutdown, around an input ``RunCommand`` made.
 ///
-/// What a reload applies now and what waits for a restart is ``ReloadPlan``'s decision; this
-/// type reads the file, logs the plan and hands the configuration to the engine.
+/// What a reload does is ``ReloadPlan``'s decision and ``Engine/apply(_:)`` carries it out;
+/// this type reads the file, makes the plan and logs it.
 final class Daemon {
   private let source: CaptureSource
   private let sampleRate: Int
-  /// The configuration the daemon started with: what restart-only keys keep.
+  /// The configuration the daemon started with.
   private let configuration: Configuration
+  /// The configuration last applied (at start, then by each reload): what a reload is planned
+  /// against, and what restart-only keys keep.
+  private var running: Configuration
   private let options: RunOptions
   private let logger: Logger
   private let notifier: SystemdNotifier?
-  private var players: PlayerWatcher?
+  private var playerWatcher: PlayerWatcher?
   /// The config warnings already said (each is said once, not again at every reload).
   private var warned: Set<String>
 
@@ -29,6 +32,7 @@ final class Daemon {
     self.source = source
     self.sampleRate = sampleRate
     self.configuration = configuration
+    running = configuration
     self.options = options
     logger = Logger(verbose: options.verbose)
     notifier = SystemdNotifier.fromEnvironment()
@@ -75,14 +79,14 @@ final class Daemon {
       deliveries.append(terminal)
       if let socket { terminal.socketFigures = { (socket.clientCount, socket.droppedFrames) } }
     }
-    players = startPlayers()
-    socket?.statusDesk.facts.players = players?.roster
+    playerWatcher = startPlayerWatcher()
+    socket?.statusDesk.facts.playerRoster = playerWatcher?.roster
     let (engine, buffer) = makeEngine(
       pipeline: pipeline, deliveries: deliveries, signals: signals)
     let status = run(engine, buffer: buffer, terminal: terminal)
     notifier?.stopping()
     socket?.stop()
-    players?.stop()
+    playerWatcher?.stop()
     source.stop()
     let logger = logger
     return standardOutput?.exitStatus(status) { logger.error($0) } ?? status
@@ -91,15 +95,12 @@ final class Daemon {
   /// Follows the session bus's MPRIS players while the input is the audio server (a file or a
   /// fifo is not what the desktop's players play). Without a bus: one line, and the audio
   /// alone decides the state.
-  private func startPlayers() -> PlayerWatcher? {
+  private func startPlayerWatcher() -> PlayerWatcher? {
     guard configuration.input.isAudioServer else { return nil }
     let logger = logger
     do {
       return try PlayerWatcher.start(
-        preference: configuration.players,
-        lyricsDirectory: LyricPaths.directory(
-          configuration.lyricsDirectory, home: environment("HOME")),
-        art: ArtSettings(configuration),
+        settings: PlayerSettings(configuration, home: environment("HOME")),
         log: { logger.warning($0) },
         debug: { logger.debug($0) })
     } catch {
@@ -121,8 +122,8 @@ final class Daemon {
       seconds: 0.5)
     let engine = Engine(
       pipeline: pipeline, buffer: buffer, capture: source, deliveries: deliveries,
-      signals: signals, reload: { [unowned self] in reload() }, players: players?.feed,
-      clock: SystemEngineClock())
+      signals: signals, reload: { [unowned self] in reload() }, playerFeed: playerWatcher?.feed,
+      playerSettings: playerWatcher?.settings, clock: SystemEngineClock())
     // Code that runs once, at start-up (options, config, FFT plans) or when the state changes
     // (a stream set up, playback starting), leaves the resident set after it; what the frames
     // use faults back in (bench/README.md "Memory"). State changes are seconds apart at the
@@ -133,11 +134,7 @@ final class Daemon {
       notifier?.status(status)
       ResidentPages.releaseCleanFileMappings()
     }
-    let source = source
-    engine.onFrameRate = { rate in
-      logger.debug("analysing \(rate) frames a second (the fastest consumer's rate)")
-      source.analysisRateChanged(rate)
-    }
+    engine.debug = { logger.debug($0) }
     return (engine, buffer)
   }
 
@@ -169,36 +166,29 @@ final class Daemon {
     return engine.run()
   }
 
-  /// SIGHUP or SIGUSR1: the config file read again, with the command line's overrides; what
-  /// ``ReloadPlan`` applies now, or `nil` (logged) to keep the old one.
-  private func reload() -> Configuration? {
+  /// SIGHUP or SIGUSR1: the config file read again, with the command line's overrides, and
+  /// the ``ReloadPlan`` against the running configuration, or `nil` (logged) to keep it.
+  private func reload() -> ReloadPlan? {
     notifier?.reloading()
     defer { notifier?.ready(status: "reloaded") }
     logger.debug("reload: reading \(options.configPath ?? ConfigLoading.defaultPath())")
     do {
       let plan = ReloadPlan(
-        running: configuration,
+        running: running,
         reloaded: try ConfigLoading.apply(
           options.overrides,
           to: ConfigLoading.load(path: options.configPath) { [logger] warning in
             if warned.insert(warning.description).inserted { logger.warning("\(warning)") }
-          }))
+          }),
+        sampleRate: sampleRate)
       if let notice = plan.notice { logger.notice(notice) }
-      let reloaded = plan.applied
-      // The config's own bar count must lay out (the parser already refuses odd bars in
-      // stereo; this catches more bars than the transform has bins at this rate).
-      if let problem = LayoutCheck.problem(
-        bars: reloaded.bars, configuration: reloaded, sampleRate: sampleRate)
-      {
-        logger.error("config not reloaded, keeping the old one: \(problem)")
+      if let refusal = plan.refusal {
+        logger.error("config not reloaded, keeping the old one: \(refusal)")
         return nil
       }
-      players?.preference.post(reloaded.players)
-      players?.lyricsDirectory.post(
-        LyricPaths.directory(reloaded.lyricsDirectory, home: environment("HOME")))
-      players?.artSettings.post(ArtSettings(reloaded))
+      running = plan.applied
       logger.debug("reload: new config in effect")
-      return reloaded
+      return plan
     } catch {
       logger.error("config not reloaded, keeping the old one: \(error)")
       return nil

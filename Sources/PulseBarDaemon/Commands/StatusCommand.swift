@@ -1,19 +1,6 @@
 import PulseBarCore
 import PulseBarSystem
 
-/// Options of `pulsebar status`.
-package struct StatusOptions: Equatable {
-  /// `--json`: one json object instead of lines for people.
-  package var json = false
-  /// `--socket PATH`; `nil`: the config's `socket.path`, else the usual one.
-  package var socketPath: String?
-
-  package init(json: Bool = false, socketPath: String? = nil) {
-    self.json = json
-    self.socketPath = socketPath
-  }
-}
-
 /// `pulsebar status [--json] [--socket PATH]`: asks the running daemon over its socket (the
 /// line `status`, or `status json`) and prints its answer (``DaemonStatus``). Exit 0 with an
 /// answer; 1 and one line on stderr saying how to start a daemon when none listens, and when

@@ -25,7 +25,7 @@ package final class Engine<Clock: EngineClock> {
   private var pipeline: FramePipeline
   private let buffer: CaptureBuffer
   private let clock: Clock
-  /// What fills ``buffer``; told when a reload changes the buffer's format.
+  /// What fills ``buffer``; told the player and each change of format, scope and rate once.
   private let capture: CaptureSource?
   /// ``capture`` when the loop drives it (libpulse's mainloop): it waits in the loop's poll.
   private let driven: EngineDrivenCapture?
@@ -33,14 +33,16 @@ package final class Engine<Clock: EngineClock> {
   private let signals: SignalReceiver?
   /// The active MPRIS player's snapshots, when the session bus is there (the pipeline holds
   /// the current one).
-  private let players: PlayerFeed?
-  /// Called with a new configuration after SIGHUP/SIGUSR1 (nil keeps the old one).
-  private let reload: (() -> Configuration?)?
+  private let playerFeed: PlayerFeed?
+  /// Where a reload posts the players' thread's settings.
+  private let playerSettings: PlayerSettings?
+  /// Reads the configuration again after SIGHUP/SIGUSR1 and plans the reload (nil: refused,
+  /// the old one runs on); ``apply(_:)`` carries the plan out.
+  private let reload: (() -> ReloadPlan?)?
   /// Called with `STATUS=`-style text when the source or state changes.
   package var onStatus: ((String) -> Void)?
-  /// Called with the frames a second analysed when that changes (it follows the fastest
-  /// consumer: see ``FramePipeline/wantedFrameRate``).
-  package var onFrameRate: ((Int) -> Void)?
+  /// Gets the `-v` lines (the frames a second analysed when that changes).
+  package var debug: ((String) -> Void)?
   /// Extra descriptor to poll (the terminal's stdin) and what to do when it is readable.
   package var input: (descriptor: FileDescriptor, handle: () -> Bool)?
 
@@ -50,6 +52,8 @@ package final class Engine<Clock: EngineClock> {
   private var readBuffer: UnsafeMutableBufferPointer<Float>
   /// The loop's decisions: pacing, ticks, player changes, the wait, the frame rate.
   private var core: EngineCore
+  /// The analysis rate the capture was last told.
+  private var toldRate: Int?
   private var versions: [UInt64] = []
   private var statusLine = StatusLine()
   private var stopping = false
@@ -59,7 +63,8 @@ package final class Engine<Clock: EngineClock> {
   package init(
     pipeline: FramePipeline, buffer: CaptureBuffer, capture: CaptureSource? = nil,
     deliveries: [FrameDelivery], signals: SignalReceiver? = nil,
-    reload: (() -> Configuration?)? = nil, players: PlayerFeed? = nil, clock: Clock
+    reload: (() -> ReloadPlan?)? = nil, playerFeed: PlayerFeed? = nil,
+    playerSettings: PlayerSettings? = nil, clock: Clock
   ) {
     self.pipeline = pipeline
     self.buffer = buffer
@@ -68,8 +73,9 @@ package final class Engine<Clock: EngineClock> {
     driven = capture as? EngineDrivenCapture
     self.deliveries = deliveries
     self.signals = signals
-    self.players = players
+    self.playerFeed = playerFeed
     self.reload = reload
+    self.playerSettings = playerSettings
     core = EngineCore(fps: pipeline.configuration.fps)
     // A second of audio at the most channels a reload can ask for: more than any fragment, so
     // one read drains a late burst.
@@ -96,12 +102,12 @@ package final class Engine<Clock: EngineClock> {
     core.started(at: now)
     // The start-up picture at once, whatever the audio does: a bar shows `stopped` (and, with
     // no audio server yet, `connected:false`) instead of nothing until the first sound.
-    if let changed = buffer.takeStatusChange() { apply(changed, at: now) }
-    if let change = players?.take() { takePlayer(change) }
+    if let changed = buffer.takeStatusChange() { statusChanged(changed, at: now) }
+    if let change = playerFeed?.take() { takePlayer(change) }
     deliverFrame()
     // Built once: the loop allocates nothing per frame.
     wakes = EngineWakeSet(
-      audio: buffer.wakeDescriptor, signals: signals?.descriptor, players: players?.descriptor,
+      audio: buffer.wakeDescriptor, signals: signals?.descriptor, feed: playerFeed?.descriptor,
       deliveries: deliveries, input: input?.descriptor)
   }
 
@@ -122,7 +128,7 @@ package final class Engine<Clock: EngineClock> {
     if let input, wakes.isReady(wakes.input), !input.handle() { return .ended }
     if stopping { return .ended }
     let now = clock.now()
-    if let changed = buffer.takeStatusChange() { apply(changed, at: now) }
+    if let changed = buffer.takeStatusChange() { statusChanged(changed, at: now) }
     core.noteQueued(samples: buffer.availableSamples, at: now)
     var wake = EngineCore.Wake(queuedHops: queuedHops, timedOut: result == .timedOut)
     wake.playerChanged = takePlayerChange(wake: wake, at: now)
@@ -135,7 +141,7 @@ package final class Engine<Clock: EngineClock> {
   /// Takes the player feed's latest change when ``EngineCore`` says a frame is due for it (the
   /// feed is not polled in between); true when it changed what the pipeline shows.
   private func takePlayerChange(wake: EngineCore.Wake, at now: Double) -> Bool {
-    guard let players, let slot = wakes.players else { return false }
+    guard let playerFeed, let slot = wakes.playerFeed else { return false }
     if wakes.isReady(slot) {
       // Not polled again until the change is taken.
       core.playerChangeSignalled()
@@ -143,7 +149,7 @@ package final class Engine<Clock: EngineClock> {
     }
     guard core.takesPlayerChange(at: now, queuedHops: wake.queuedHops) else { return false }
     wakes.poll.update(slot, .readable)
-    guard let change = players.take() else { return false }
+    guard let change = playerFeed.take() else { return false }
     takePlayer(change)  // a pause, a new track, a player gone
     return true
   }
@@ -261,12 +267,16 @@ package final class Engine<Clock: EngineClock> {
       pipeline.setFrameRate(rate)
       // Audio wakes the loop once a frame's worth has come (a reload forces this, channels too).
       buffer.wakeReader(atSamples: hopSamples)
-      onFrameRate?(pipeline.frameRate)
+      if rate != toldRate {
+        toldRate = rate
+        debug?("analysing \(rate) frames a second (the fastest consumer's rate)")
+        capture?.analysisRateChanged(rate)
+      }
     }
   }
 
   /// Takes the capture's new status; a change (a stream corked, the server gone) shows at once.
-  private func apply(_ newStatus: CaptureStatus, at now: Double) {
+  private func statusChanged(_ newStatus: CaptureStatus, at now: Double) {
     let newStream = newStatus.generation != status.generation
     if newStream { pipeline.resetAudio() }
     status = newStatus
@@ -279,7 +289,7 @@ package final class Engine<Clock: EngineClock> {
       switch signal {
       case .terminate: stopping = true
       case .reload:
-        if let configuration = reload?() { replacePipeline(configuration) }
+        if let plan = reload?() { apply(plan) }
       case .resize:
         let now = clock.now()
         perform(core.eventFrame(at: now), at: now)
@@ -287,23 +297,24 @@ package final class Engine<Clock: EngineClock> {
     }
   }
 
-  /// Applies a reloaded configuration (validated by the reload closure): a new pipeline that
-  /// goes on from the old one's time and scene; the capture rebuilt when its channels or pace
-  /// changed (the buffer drops audio of the old channel count, the source follows); the
-  /// deliveries told, so stdout, the terminal and the socket's default follow the new keys.
-  private func replacePipeline(_ configuration: Configuration) {
-    let format = CaptureFormat(channels: configuration.channels.count, fps: configuration.fps)
-    if format != buffer.format {
-      buffer.reconfigure(format)
+  /// Carries out a reload's plan, the one place that does (see ``ReloadPlan``): the buffer and
+  /// the capture follow a new format, the capture a new scope, the players' thread its new
+  /// settings, each told once; a new pipeline continues the old one; every delivery is told,
+  /// so stdout, the terminal and the socket's default follow the new keys; the consumers are
+  /// registered again (which sets the pacer's rate) and a frame shows the result.
+  package func apply(_ plan: ReloadPlan) {
+    confinement.check("Engine")
+    guard plan.refusal == nil else { return }
+    let configuration = plan.applied
+    if plan.captureFormatChanged {
+      buffer.reconfigure(
+        CaptureFormat(channels: configuration.channels.count, fps: configuration.fps))
       capture?.formatChanged()
     }
-    capture?.scopeChanged(configuration.scope)
-    let nowPlaying = pipeline.nowPlaying
-    core.reloaded(fps: configuration.fps)
+    if let scope = plan.scopeChange { capture?.scopeChanged(scope) }
+    if plan.playerSettingsChanged { playerSettings?.post(configuration) }
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
-    pipeline.nowPlaying = nowPlaying
-    pipeline.othersPlay = status.othersPlay
     for delivery in deliveries { delivery.configurationChanged(configuration) }
     syncConsumers(force: true)
     let now = clock.now()

@@ -7,7 +7,7 @@ struct EngineWakeSet {
   /// The capture buffer's eventfd.
   var audio = 0
   var signals: Int?
-  var players: Int?
+  var playerFeed: Int?
   /// Deliveries with descriptors of their own (the socket's clients, the terminal's redraws).
   var deliveries: [(delivery: FrameDelivery, index: Int)] = []
   /// The terminal's stdin, when the engine reads it.
@@ -17,12 +17,12 @@ struct EngineWakeSet {
   init() {}
 
   init(
-    audio: FileDescriptor, signals: FileDescriptor?, players: FileDescriptor?,
+    audio: FileDescriptor, signals: FileDescriptor?, feed playerFeed: FileDescriptor?,
     deliveries: [FrameDelivery], input: FileDescriptor?
   ) {
     self.audio = poll.add(audio)
     self.signals = signals.map { poll.add($0) }
-    self.players = players.map { poll.add($0) }
+    self.playerFeed = playerFeed.map { poll.add($0) }
     for delivery in deliveries {
       if let wake = delivery.wakeDescriptor { self.deliveries.append((delivery, poll.add(wake))) }
     }

@@ -1,18 +1,20 @@
 import PulseBarSystem
 
 /// One connected socket client: its descriptor, its protocol state (``ClientProtocol``), what
-/// it asked for, which channel it reads and where (a cursor into that channel's
+/// it asked for, which broadcast it reads and where (a cursor into that broadcast's
 /// ``LineHistory``), and the rest of a line a full socket cut short. Its writes never block.
 struct SocketClient {
   var descriptor: FileDescriptor
-  var generation: UInt64
-  var session: ClientProtocol
+  /// The client's number, counted from 1 in the order clients connect (logged; in its epoll
+  /// token).
+  var serial: UInt64
+  var protocolState: ClientProtocol
   var interest: Epoll.Events
   /// What the client asked for, once it has subscribed: resolved again on every reload.
   var request: SubscriptionRequest?
-  /// The channel it reads (see ``SocketChannels``), once subscribed.
-  var channel: Int?
-  /// The sequence number of the next line it gets from its channel.
+  /// The broadcast it reads (see ``SocketBroadcasts``), once subscribed.
+  var broadcast: Int?
+  /// The sequence number of the next line it gets from its broadcast.
   var cursor: UInt64 = 0
   /// The unsent rest of a line a full socket cut short (written before anything else).
   var leftover: [UInt8] = []
@@ -21,14 +23,14 @@ struct SocketClient {
   /// The first client token in the epoll set (the listener's is below).
   static let firstToken: UInt64 = 16
 
-  /// The epoll token of the client at `slot`: the slot in the low 16 bits, its generation
+  /// The epoll token of the client at `slot`: the slot in the low 16 bits, its serial
   /// above, so an event for a slot's former client is told apart.
-  static func token(slot: Int, generation: UInt64) -> UInt64 {
-    (generation << 16) | (UInt64(slot) + firstToken)
+  static func token(slot: Int, serial: UInt64) -> UInt64 {
+    (serial << 16) | (UInt64(slot) + firstToken)
   }
 
-  /// The slot and generation `token` names.
-  static func slotAndGeneration(of token: UInt64) -> (slot: Int, generation: UInt64) {
+  /// The slot and serial `token` names.
+  static func slotAndSerial(of token: UInt64) -> (slot: Int, serial: UInt64) {
     (Int((token - firstToken) & 0xffff), token >> 16)
   }
 
@@ -121,19 +123,19 @@ struct SocketClient {
     } catch {
       return .failed(error)
     }
-    guard count > 0 else { return .ended(session.endOfInput()) }
-    return .received(session.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
+    guard count > 0 else { return .ended(protocolState.endOfInput()) }
+    return .received(protocolState.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
   }
 
   /// Tells the protocol how a write pass went at `now` (a full socket counts toward the stuck
   /// timeout, a drained one ends it); returns the events to wait for: `EPOLLOUT` while full.
   mutating func events(after written: Written, now: Double) -> Epoll.Events {
     guard written.blocked else {
-      session.drained()
+      protocolState.drained()
       return interest.subtracting(.writable)
     }
-    session.writeBlocked(now: now)
-    if written.wroteSomething { session.wrote(now: now) }
+    protocolState.writeBlocked(now: now)
+    if written.wroteSomething { protocolState.wrote(now: now) }
     return interest.union(.writable)
   }
 }
@@ -143,7 +145,7 @@ extension [SocketClient?] {
   var earliestDeadline: Double? {
     var earliest: Double?
     for case let client? in self {
-      guard let deadline = client.session.nextDeadline else { continue }
+      guard let deadline = client.protocolState.nextDeadline else { continue }
       earliest = Swift.min(earliest ?? deadline, deadline)
     }
     return earliest

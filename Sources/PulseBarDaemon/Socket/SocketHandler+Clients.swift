@@ -9,8 +9,8 @@ extension SocketHandler {
       acceptClients()
       return
     }
-    let (slot, generation) = SocketClient.slotAndGeneration(of: token)
-    guard slot < clients.count, let client = clients[slot], client.generation == generation
+    let (slot, serial) = SocketClient.slotAndSerial(of: token)
+    guard slot < clients.count, let client = clients[slot], client.serial == serial
     else { return }
     if !events.isDisjoint(with: [.error, .hangup]) {
       close(slot, "it hung up")
@@ -28,21 +28,21 @@ extension SocketHandler {
         client.sendFinal("error: too many clients\n", scratch: readBuffer)
         continue
       }
-      let generation = nextGeneration
-      nextGeneration += 1
+      let serial = nextSerial
+      nextSerial += 1
       let interest: Epoll.Events = [.readable, .readHangup]
       do {
-        let token = SocketClient.token(slot: slot, generation: generation)
+        let token = SocketClient.token(slot: slot, serial: serial)
         try epoll.add(client, interest, token: token)
       } catch {
         client.closeQuietly()
         continue
       }
       clients[slot] = SocketClient(
-        descriptor: client, generation: generation,
-        session: ClientProtocol(connectedAt: monotonicSeconds()), interest: interest)
+        descriptor: client, serial: serial,
+        protocolState: ClientProtocol(connectedAt: monotonicSeconds()), interest: interest)
       clientCount += 1
-      logger.debug("socket: client \(generation) connected (\(clientCount) of \(maxClients))")
+      logger.debug("socket: client \(serial) connected (\(clientCount) of \(maxClients))")
     }
   }
 
@@ -81,8 +81,8 @@ extension SocketHandler {
         apply(.reject("error: \(problem)\n"), slot)
       case .success(let subscription):
         clients[slot]!.request = request
-        channels.attach(&clients[slot]!, to: subscription)
-        logger.debug("socket: client \(client.generation) subscribed: \(subscription)")
+        broadcasts.attach(&clients[slot]!, to: subscription)
+        logger.debug("socket: client \(client.serial) subscribed: \(subscription)")
         flush(slot)
       }
     case .status(let json):
@@ -102,10 +102,11 @@ extension SocketHandler {
   // MARK: - Writing
 
   /// Writes client `slot`'s lines (the rest of a cut line first) until it has them all or its
-  /// socket is full; then it waits for `EPOLLOUT`. A client behind its channel's history goes
+  /// socket is full; then it waits for `EPOLLOUT`. A client behind its broadcast's history goes
   /// on from the newest line.
   func flush(_ slot: Int) {
-    guard let channel = clients[slot]?.channel, let history = channels[channel]?.history else {
+    guard let broadcast = clients[slot]?.broadcast, let history = broadcasts[broadcast]?.history
+    else {
       return
     }
     let written = clients[slot]!.write(from: history)
@@ -121,7 +122,7 @@ extension SocketHandler {
   private func setInterest(_ slot: Int, _ interest: Epoll.Events) {
     guard let client = clients[slot], client.interest != interest else { return }
     clients[slot]!.interest = interest
-    let token = SocketClient.token(slot: slot, generation: client.generation)
+    let token = SocketClient.token(slot: slot, serial: client.serial)
     try? epoll.modify(client.descriptor, interest, token: token)
   }
 
@@ -130,7 +131,7 @@ extension SocketHandler {
   func applyDeadlines(now: Double) {
     listener.resume(at: now, epoll)
     for slot in clients.indices where clients[slot] != nil {
-      let action = clients[slot]!.session.timePassed(now: now)
+      let action = clients[slot]!.protocolState.timePassed(now: now)
       apply(action, slot)
     }
   }
@@ -141,9 +142,9 @@ extension SocketHandler {
   func forget(_ slot: Int, _ reason: @autoclosure () -> String) {
     guard let client = clients[slot] else { return }
     logger.debug(
-      "socket: client \(client.generation) disconnected (\(reason()); \(clientCount - 1) left)")
+      "socket: client \(client.serial) disconnected (\(reason()); \(clientCount - 1) left)")
     epoll.remove(client.descriptor)
-    channels.detach(&clients[slot]!)
+    broadcasts.detach(&clients[slot]!)
     clients[slot] = nil
     clientCount -= 1
   }

@@ -12,10 +12,10 @@ import PulseBarSystem
 /// - One record per client (``SocketClient``): descriptor, protocol state (``ClientProtocol``),
 ///   what it asked for, which subscription it reads and where (a cursor into that
 ///   subscription's ``LineHistory``), and the rest of a line a full socket cut short.
-/// - One channel per distinct subscription (format, bars, fps) in ``SocketChannels``: its last
+/// - One broadcast per distinct subscription (format, bars, fps) in ``SocketBroadcasts``: its last
 ///   lines. A frame's line is copied in once; every client of it writes from there.
 /// - Sends never block: a client whose socket is full waits for `EPOLLOUT`; one that falls
-///   behind its channel's history loses the oldest lines and goes on from the newest; one
+///   behind its broadcast's history loses the oldest lines and goes on from the newest; one
 ///   that makes no progress for 5 s is dropped. The others never notice.
 /// - A frame costs one pass over the clients (those without a backlog write at once).
 package final class SocketHandler: FrameDelivery {
@@ -32,8 +32,8 @@ package final class SocketHandler: FrameDelivery {
   let logger: Logger
   let epoll: Epoll
   var clients: [SocketClient?]
-  var channels = SocketChannels(historyCapacity: SocketHandler.historyCapacity)
-  var nextGeneration: UInt64 = 1
+  var broadcasts = SocketBroadcasts(historyCapacity: SocketHandler.historyCapacity)
+  var nextSerial: UInt64 = 1
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(
     byteCount: SocketHandler.readSize, alignment: 1)
   /// The capture's rate, for the layout check of the rules a reload makes.
@@ -41,7 +41,7 @@ package final class SocketHandler: FrameDelivery {
   private var confinement = ThreadConfinement()
 
   /// Changes whenever the set of distinct subscriptions does.
-  package var keysVersion: UInt64 { channels.version }
+  package var keysVersion: UInt64 { broadcasts.version }
   /// Clients connected (subscribed or not yet).
   package internal(set) var clientCount = 0
   /// Lines clients lost by falling behind, since start.
@@ -80,7 +80,7 @@ package final class SocketHandler: FrameDelivery {
 
   package var wakeDescriptor: FileDescriptor? { epoll.pollDescriptor }
 
-  package var wantedKeys: [ConsumerKey] { channels.subscriptions }
+  package var wantedKeys: [ConsumerKey] { broadcasts.subscriptions }
 
   /// The earliest deadline of a client (its subscription line, a stuck backlog) or of the
   /// paused listener (monotonic seconds).
@@ -104,38 +104,38 @@ package final class SocketHandler: FrameDelivery {
   /// client that has no backlog.
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     confinement.check("SocketHandler")
-    for index in channels.indices {
-      // Read apart, so no copy of the channel holds its history while a line is appended.
-      guard let subscription = channels[index]?.subscription,
-        let isNew = channels[index]?.history.isEmpty,
+    for index in broadcasts.indices {
+      // Read apart, so no copy of the broadcast holds its history while a line is appended.
+      guard let subscription = broadcasts[index]?.subscription,
+        let isNew = broadcasts[index]?.history.isEmpty,
         let consumer = pipeline.consumerIndex(of: subscription)
       else { continue }
       // A new subscription's first line is the consumer's current one, changed or not.
       let line = isNew ? pipeline.currentLine(consumer) : pipeline.changedLine(consumer)
-      line?.withUnsafeBytes { channels.append($0, to: index) }
+      line?.withUnsafeBytes { broadcasts.append($0, to: index) }
     }
     flushClients()
-    statusDesk.frame(pipeline, info, clients: clients, channels: channels, scratch: readBuffer)
+    statusDesk.frame(pipeline, info, clients: clients, broadcasts: broadcasts, scratch: readBuffer)
     return true
   }
 
   /// Appends `line` to `subscription`'s history and writes it out, as a frame does (for a
   /// caller without a pipeline: the tests, a bench).
   func publish(_ subscription: Subscription, line: UnsafeRawBufferPointer) {
-    guard let index = channels.index(of: subscription) else { return }
-    channels.append(line, to: index)
+    guard let index = broadcasts.index(of: subscription) else { return }
+    broadcasts.append(line, to: index)
     flushClients()
   }
 
   /// The frame's one pass over the clients: each without a backlog writes what it lacks; one
-  /// with a backlog that fell behind its channel's history loses the lines it missed now (it
+  /// with a backlog that fell behind its broadcast's history loses the lines it missed now (it
   /// goes on from the newest once its socket drains).
   private func flushClients() {
     for slot in clients.indices {
-      guard let client = clients[slot], let channel = client.channel else { continue }
+      guard let client = clients[slot], let broadcast = client.broadcast else { continue }
       if !client.interest.contains(.writable) {
         flush(slot)
-      } else if let history = channels[channel]?.history {
+      } else if let history = broadcasts[broadcast]?.history {
         droppedFrames += clients[slot]!.skipLost(in: history)
       }
     }
@@ -157,8 +157,8 @@ package final class SocketHandler: FrameDelivery {
         logger.info("socket: a client's \(request) no longer fits the config: \(problem)")
         apply(.reject("error: \(problem)\n"), slot)
       case .success(let subscription):
-        channels.attach(&clients[slot]!, to: subscription)
-        if let channel = clients[slot]?.channel, let history = channels[channel]?.history {
+        broadcasts.attach(&clients[slot]!, to: subscription)
+        if let broadcast = clients[slot]?.broadcast, let history = broadcasts[broadcast]?.history {
           clients[slot]!.cursor = history.nextSequence
         }
       }

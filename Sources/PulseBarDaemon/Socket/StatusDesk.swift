@@ -3,19 +3,6 @@ import PulseBarCore
 import PulseBarPlayers
 import PulseBarSystem
 
-/// What the status tells beyond the frame, given by the daemon at start.
-package struct StatusFacts: Sendable {
-  /// The config file the daemon reads (and rereads on a reload).
-  package var configPath = ""
-  /// Every MPRIS player shown, when the daemon follows them.
-  package var players: PlayerRoster?
-
-  package init(configPath: String = "", players: PlayerRoster? = nil) {
-    self.configPath = configPath
-    self.players = players
-  }
-}
-
 /// The socket's `status` requests and their answers, on the engine's thread.
 ///
 /// A client that asks is taken off the handler's list at once (it reads no frames) and its
@@ -39,14 +26,14 @@ package struct StatusDesk {
   }
 
   /// A frame went out now: counted, and every waiting client answered from it (`clients` and
-  /// `channels` are the handler's: who reads what), then closed.
+  /// `broadcasts` are the handler's: who reads what), then closed.
   mutating func frame(
     _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?],
-    channels: SocketChannels, scratch: UnsafeMutableRawBufferPointer
+    broadcasts: SocketBroadcasts, scratch: UnsafeMutableRawBufferPointer
   ) {
     meters.frame(at: monotonicSeconds(), cpu: StatusMeters.processCPUSeconds)
     guard isWaiting else { return }
-    let status = status(pipeline, info, clients: clients, channels: channels)
+    let status = status(pipeline, info, clients: clients, broadcasts: broadcasts)
     let (text, json) = (
       waiting.contains { !$0.json } ? status.text() : "",
       waiting.contains { $0.json } ? status.json() : ""
@@ -59,13 +46,14 @@ package struct StatusDesk {
 
   /// The daemon's status as this frame shows it.
   func status(
-    _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?], channels: SocketChannels
+    _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?],
+    broadcasts: SocketBroadcasts
   ) -> DaemonStatus {
     let now = monotonicSeconds()
     let cpu = meters.cpuPercent(at: now, cpu: StatusMeters.processCPUSeconds())
     var readers: [Subscription: Int] = [:]
     for case let client? in clients {
-      if let channel = client.channel, let subscription = channels[channel]?.subscription {
+      if let broadcast = client.broadcast, let subscription = broadcasts[broadcast]?.subscription {
         readers[subscription, default: 0] += 1
       }
     }
@@ -75,7 +63,7 @@ package struct StatusDesk {
       configExists: !facts.configPath.isEmpty && access(facts.configPath, F_OK) == 0,
       input: ConfigKeys.setting(section: "input", key: "source")?.render(configuration) ?? "",
       source: info.source, connected: info.connected, state: pipeline.scene.state,
-      player: pipeline.nowPlaying?.player, players: facts.players?.current ?? [],
+      player: pipeline.nowPlaying?.player, players: facts.playerRoster?.current ?? [],
       clients: clients.count { $0 != nil },
       readers: readers.map { DaemonStatus.Readers(subscription: $0.key, clients: $0.value) }
         .sorted { $0.subscription.description < $1.subscription.description },

@@ -7,7 +7,8 @@ import PulseBarSystem
 /// a closure, the onset latency estimated as one frame of audio).
 ///
 /// Registers the same consumer as stdout (format and bar count of the configuration), so
-/// the pipeline bands no extra layout. Confined to the engine thread, like the view.
+/// the pipeline bands no extra layout. Confined to the engine thread, like the view, which
+/// debug builds assert.
 /// Wiring: `engine.input = (view.inputDescriptor, { !view.handleInput() })`, call
 /// `view.enter()` before `engine.run()` and `view.restore()` after it.
 ///
@@ -27,6 +28,7 @@ package final class TerminalDelivery: FrameDelivery {
   private var key: ConsumerKey
   private var meter = TerminalMeter()
   private var wakePending = false
+  private var confinement = ThreadConfinement()
 
   package init(view: TerminalView, configuration: Configuration) {
     self.view = view
@@ -38,6 +40,7 @@ package final class TerminalDelivery: FrameDelivery {
   /// Follows a reload's format and bar count, as stdout does (the view draws the bar count),
   /// and its bubble glyphs.
   package func configurationChanged(_ configuration: Configuration) {
+    confinement.check("TerminalDelivery")
     view.reconfigure(configuration)
     let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
     guard newKey != key else { return }
@@ -51,11 +54,13 @@ package final class TerminalDelivery: FrameDelivery {
 
   /// Asks the engine to deliver the current frame again (after a resize, say).
   package func requestRedraw() {
+    confinement.check("TerminalDelivery")
     wake.signal()
     wakePending = true
   }
 
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
+    confinement.check("TerminalDelivery")
     if wakePending {
       wake.drain()
       wakePending = false

@@ -6,7 +6,7 @@ import PulseBarSystem
 /// play/pause morph drawn from its polygon in braille dots, rising bubbles and a
 /// status line, redrawn by emitting only the cells that changed.
 ///
-/// Confined to the engine thread: every call (enter, draw, handleInput, restore) must
+/// Confined to the engine thread: every call (enter, draw, handleInput, reconfigure, restore) must
 /// come from the thread that made the first one; debug builds assert it. The engine
 /// polls ``inputDescriptor`` for POLLIN, calls ``handleInput()`` when it is readable,
 /// ``draw(scene:bars:status:)`` once per frame and ``restore()`` on quit or SIGTERM.
@@ -21,7 +21,7 @@ package final class TerminalView {
   private(set) var bubbleScalars: [UInt32]
   private var rawMode: RawTerminalMode?
   private var entered = false
-  private var owner: pthread_t?
+  private var confinement = ThreadConfinement()
   private var inputBytes = [UInt8](repeating: 0, count: 64)
 
   /// A view on stdout and stdin; throws when stdout is not a terminal.
@@ -52,6 +52,7 @@ package final class TerminalView {
   /// Takes a reloaded configuration's bubble glyphs and colours (the keys the view reads
   /// itself).
   package func reconfigure(_ configuration: Configuration) {
+    assertConfined()
     bubbleScalars = configuration.bubbleGlyphs.map(Self.narrowScalar(of:))
     canvas.colors = TerminalColors(configuration)
     canvas.invalidate()
@@ -162,14 +163,5 @@ package final class TerminalView {
   }
 
   /// Debug check of the thread confinement documented on the type.
-  private func assertConfined() {
-    #if DEBUG
-      let current = pthread_self()
-      if let owner {
-        assert(pthread_equal(owner, current) != 0, "TerminalView used off the engine thread")
-      } else {
-        owner = current
-      }
-    #endif
-  }
+  private func assertConfined() { confinement.check("TerminalView") }
 }

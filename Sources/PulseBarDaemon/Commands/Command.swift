@@ -1,0 +1,16 @@
+import PulseBarCore
+
+/// What `pulsebar` was asked to do.
+package enum Command: Equatable {
+  case run(RunOptions)
+  case listen(ListenOptions)
+  case checkConfig(path: String?)
+  case bands(BandsOptions)
+  /// `--help`, `-h`, `help [COMMAND]`, `COMMAND --help`: the whole help (`nil`) or a command's.
+  case help(command: String?)
+  /// `ctl ACTION [--player NAME]`.
+  case control(ControlOptions)
+  /// `status [--json] [--socket PATH]`.
+  case status(StatusOptions)
+  case version
+}
