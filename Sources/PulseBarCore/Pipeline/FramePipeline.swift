@@ -4,7 +4,7 @@
 /// once per frame, and each distinct (format, bars) rendered once. Time is
 /// audio time, injected by the caller: `advance(audio:…)` moves it by one
 /// frame of audio, `advanceWithoutAudio(by:…)` by what the caller's clock says
-/// while no audio arrives (animations still in flight). Confined to one thread.
+/// while no audio arrives (animations still in flight). Not `Sendable`: one thread at a time.
 package final class FramePipeline {
   package let configuration: Configuration
   package let sampleRate: Int
