@@ -1,5 +1,5 @@
 /// The value of a hexadecimal digit (in the numeric entities ``MarkupStripper`` reads and the
-/// `\\u` escapes ``JSONUnescaper`` reads).
+/// `\u` escapes ``JSONUnescaper`` reads).
 func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {
   switch scalar.value {
   case 0x30...0x39: scalar.value - 0x30
