@@ -267,14 +267,6 @@ package final class ChildProcess {
   }
 }
 
-/// A child process could not be started or did not behave in time.
-package struct SpawnError: Error, CustomStringConvertible {
-  package var message: String
-  package var description: String { message }
-
-  package init(message: String) { self.message = message }
-}
-
 /// Calls `body` with a NULL-terminated `char *[]` of `strings`.
 private func withCStrings<R>(
   _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R

@@ -2,13 +2,6 @@ internal import CAudioLibraries
 internal import CSndFile
 import Glibc
 
-/// An audio file that cannot be read, with libsndfile's explanation.
-package struct AudioFileError: Error, Equatable, CustomStringConvertible {
-  package var path: String
-  package var message: String
-  package var description: String { "\(path): \(message)" }
-}
-
 /// An audio file read with libsndfile (WAV in every PCM and float width, FLAC,
 /// Ogg, AIFF, …), delivered as interleaved `Float` frames mixed to the
 /// analysis channel count.
@@ -105,32 +98,5 @@ package final class AudioFile {
         into: destination)
     }
     return read
-  }
-}
-
-/// Mixes interleaved frames between channel counts: to mono by averaging, to
-/// stereo by taking the first two channels (a mono source is duplicated).
-package enum ChannelMixer {
-  package static func mix(
-    _ source: UnsafeBufferPointer<Float>, frames: Int, from inputChannels: Int,
-    to outputChannels: Int,
-    into destination: UnsafeMutableBufferPointer<Float>
-  ) {
-    // Checked in release builds too: an undersized destination must stop here, not
-    // corrupt the heap (it did once, for mono PCM analysed in stereo).
-    precondition(source.count >= frames * inputChannels, "channel mixer: source too short")
-    precondition(
-      destination.count >= frames * outputChannels, "channel mixer: destination too short")
-    for frame in 0..<frames {
-      let input = frame * inputChannels
-      if outputChannels == 1 {
-        var sum: Float = 0
-        for channel in 0..<inputChannels { sum += source[input + channel] }
-        destination[frame] = sum / Float(inputChannels)
-      } else {
-        destination[frame * 2] = source[input]
-        destination[frame * 2 + 1] = source[input + (inputChannels > 1 ? 1 : 0)]
-      }
-    }
   }
 }

@@ -59,10 +59,3 @@ package struct RGBColor: Sendable, Equatable, CustomStringConvertible {
       red: mix(from.red, to.red), green: mix(from.green, to.green), blue: mix(from.blue, to.blue))
   }
 }
-
-/// How `[colors] bars` spreads its gradient: across the bars left to right, or over height
-/// (each bar's colour from its own height, by glyph level).
-package enum BarColoring: String, Sendable, CaseIterable {
-  case position
-  case height
-}

@@ -2,11 +2,6 @@ import PulseBarCore
 
 // Each command's rows of the option table: what ``CommandTable`` documents and the parser runs.
 
-/// Parsed options that collect config keys given on the command line.
-protocol KeyOverriding: SendableMetatype {
-  var overrides: [Override] { get set }
-}
-
 extension RunOptions: KeyOverriding {}
 extension BandsOptions: KeyOverriding {}
 

@@ -1,21 +1,6 @@
 internal import CLinux
 import Glibc
 
-/// Terminal control on a descriptor: whether it is one, its size, and raw keyboard mode.
-extension FileDescriptor {
-  /// True when the descriptor is a terminal.
-  package var isTerminal: Bool { isatty(rawValue) != 0 }
-
-  /// The terminal's size in cells, or `nil` when it cannot say (not a terminal, zero size).
-  package func terminalSize() -> (rows: Int, columns: Int)? {
-    var size = winsize()
-    guard ioctl(rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
-      return nil
-    }
-    return (Int(size.ws_row), Int(size.ws_col))
-  }
-}
-
 /// A terminal's saved modes while it is in raw keyboard mode; ``restore()`` puts them back.
 package struct RawTerminalMode {
   private let descriptor: FileDescriptor
