@@ -72,7 +72,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       CaptureCore(
         CaptureConfiguration(
           namedSource: nil, scope: settings.scope, sampleRate: settings.sampleRate,
-          wording: .pipeWire, recordingFollowsMoves: true)))
+          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false)))
     watch = PipeWireGraphWatch(threadLoop: threadLoop)
     handOver = PipeWireHandOver(sampleRate: settings.sampleRate)
     monitor = PipeWireMonitorStream(

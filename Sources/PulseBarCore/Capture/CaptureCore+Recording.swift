@@ -115,7 +115,8 @@ extension CaptureCore {
       fragment: RecordFragment(
         sampleRate: configuration.sampleRate, onPipeWire: connection.onPipeWire, corked: false),
       size: connection.onPipeWire ? .quantum(graphRate: output.sourceRate) : .onset,
-      int16: output.int16, followsMoves: configuration.recordingFollowsMoves)
+      int16: output.int16, followsMoves: configuration.recordingFollowsMoves,
+      keepsPausedStreams: configuration.keepsPausedStreams)
     if player.apply(
       plan, serverStreams: serverStreams, opening: opening, nextID: &lastStreamID,
       wording: configuration.wording, actions: &actions) != nil
