@@ -35,7 +35,7 @@ import Testing
         // The lock is the loop's own; taking it on one thread lets no other in unlocked.
         threadLoop.withLock {
           nonisolated(unsafe) let recording = recording
-          PosixThread.spawn { recording.scopeChanged(.output) }.join()
+          PosixThread.spawn { recording.reconfigure(CaptureChange(scope: .output)) }.join()
         }
       }
     }
@@ -45,8 +45,8 @@ import Testing
         let (threadLoop, recording) = Self.recording()
         threadLoop.withLock {
           recording.follow(player: nil)
-          recording.scopeChanged(.output)
-          recording.formatChanged(channels: 1)
+          recording.reconfigure(CaptureChange(scope: .output))
+          recording.reconfigure(CaptureChange(format: CaptureFormat(channels: 1, fps: 60)))
         }
       }
     }

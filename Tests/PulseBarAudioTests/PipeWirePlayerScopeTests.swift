@@ -186,7 +186,7 @@ struct PipeWirePlayerScopeTests {
   @Test("scope output: the whole output whoever plays; a reload to player records the player")
   func scopeOutputThenPlayer() throws {
     let (fixture, player, other) = try playingBoth()
-    fixture.source.scopeChanged(.output)
+    fixture.source.reconfigure(CaptureChange(scope: .output))
     defer { for process in [player, other] { process.send(SIGKILL) } }
     fixture.source.follow(
       player: PlayerAudioIdentity(name: "paplay", processID: player.pid, playing: true))
@@ -196,7 +196,7 @@ struct PipeWirePlayerScopeTests {
     #expect(both.other > both.player / 10 && both.player > both.other / 10, "\(both)")
     #expect(!fixture.debugLines.contains { $0.hasPrefix("PipeWire: recording node") })
 
-    fixture.source.scopeChanged(.player)
+    fixture.source.reconfigure(CaptureChange(scope: .player))
     expectPlayerAlone(fixture, "paplay")
   }
 
@@ -204,8 +204,9 @@ struct PipeWirePlayerScopeTests {
   func reformatsThePlayersStreams() throws {
     let (fixture, player, other) = try recordingThePlayer()
     defer { for process in [player, other] { process.send(SIGKILL) } }
-    fixture.buffer.reconfigure(CaptureFormat(channels: 1, fps: 60))
-    fixture.source.formatChanged()
+    let mono = CaptureFormat(channels: 1, fps: 60)
+    fixture.buffer.reconfigure(mono)
+    fixture.source.reconfigure(CaptureChange(format: mono))
     #expect(fixture.waitDebugLine("PipeWire: recording node", count: 2), "\(fixture.debugLines)")
     #expect(waitForHandOver(fixture, count: 2), "\(fixture.debugLines)")
     // Mono read as stereo's left channel: every other sample, at half the rate.

@@ -55,7 +55,7 @@ import Testing
   static let reloadedWhileDelivering: [Step] =
     delivering + [
       Step(
-        2.0, .formatChanged,
+        2.0, .reconfigured(scope: nil, format: true, steadyFragment: false),
         "close#2; close#1; generation a.monitor switch; open#3 a.monitor quantum48000;"
           + " open#4 input 40 quantum48000; mix #4; status running 'mpv (node 40)'"),
       Step(2.1, .recordStreamReady(.init(3)), ""),
@@ -63,10 +63,30 @@ import Testing
       Step(2.3, .fragment(.init(4), frames: 1), "cork#3"),
     ]
 
+  /// A reload to `input.scope = output` while the player's node is recorded: its stream is
+  /// closed and the monitor's audio shows again, in the one event.
+  static let reloadedToOutput: [Step] =
+    delivering + [
+      Step(
+        2.0, .reconfigured(scope: .output, format: false, steadyFragment: false),
+        "close#2; mix; uncork#1; status running 'a.monitor'")
+    ]
+
+  /// A reload to `input.scope = output` and mono at once: one event makes the monitor's
+  /// stream again and opens none of the player's.
+  static let reloadedToOutputAndMono: [Step] =
+    delivering + [
+      Step(
+        2.0, .reconfigured(scope: .output, format: true, steadyFragment: false),
+        "close#2; close#1; generation a.monitor switch; open#3 a.monitor quantum48000")
+    ]
+
   static let rows: [(String, [Step])] = [
     ("another program's node suspends and runs again", suspendedAndRunning),
     ("the player's node moves; the default follows", movedAndDefaultSwitched),
     ("a reload while the player's node is recorded", reloadedWhileDelivering),
+    ("a reload to scope output while the player's node is recorded", reloadedToOutput),
+    ("a reload to scope output and mono at once", reloadedToOutputAndMono),
   ]
 
   @Test("native PipeWire event orders", arguments: rows)

@@ -86,11 +86,14 @@ import Testing
         Step(
           1.0, .streamUpdated(Script.input(7, sink: 1, pid: 200)),
           "uncork#1; status running 'a.monitor'"),
-        Step(1.1, .steadyFragmentResized, ""),
+        Step(1.1, .reconfigured(scope: nil, format: false, steadyFragment: true), ""),
         Step(1.2, .fragment(.init(1), frames: 30000), "steady#1"),
-        Step(1.3, .steadyFragmentResized, "steady#1"),
+        Step(1.3, .reconfigured(scope: nil, format: false, steadyFragment: true), "steady#1"),
+        // fps and the analysis rate in one event: the stream made again takes the onset
+        // fragment, no resize of the one closed.
         Step(
-          2.0, .formatChanged, "close#1; generation a.monitor switch; open#2 a.monitor onset s16"),
+          2.0, .reconfigured(scope: nil, format: true, steadyFragment: true),
+          "close#1; generation a.monitor switch; open#2 a.monitor onset s16"),
       ]
     ),
     (

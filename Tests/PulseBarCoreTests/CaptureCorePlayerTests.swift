@@ -25,28 +25,28 @@ import Testing
     // The hand-over: the output's stream goes on running (its fragment paces the sink).
     Step(1.32, .fragment(.init(2), frames: 512), ""),
     Step(1.33, .fragment(.init(2), frames: 22000), "steady#2"),
+    // Paused: its stream stays open, corked, back on the onset fragment; the output shows.
     Step(
       2.0, .playerChanged(Script.mpv(playing: false)),
-      "close#2; mix; status running 'a.monitor (output: mpv does not play)'"),
+      "cork#2; onset#2; mix #2; status running 'a.monitor (output: mpv does not play)'"),
     Step(
       2.01, .streamUpdated(Script.input(7, sink: 1, running: false)),
       "cork#1; status corked 'a.monitor (output: mpv does not play)'"),
     Step(
       3.0, .streamUpdated(Script.input(7, sink: 1)),
       "uncork#1; status running 'a.monitor (output: mpv does not play)'"),
+    // Playing again is an uncork; its first fragment after it is the hand-over.
     Step(
-      3.01, .playerChanged(Script.mpv()),
-      "open#3 input 7 onset s16; mix #3; status running 'mpv (sink input 7)'"),
-    Step(3.02, .recordStreamReady(.init(3)), ""),
-    Step(3.03, .fragment(.init(3), frames: 512), ""),
+      3.01, .playerChanged(Script.mpv()), "uncork#2; mix #2; status running 'mpv (sink input 7)'"),
+    Step(3.03, .fragment(.init(2), frames: 512), ""),
     // Moved to sink 2: the stream on sink 1's monitor is stale, remade on sink 2's.
     Step(
       4.0, .streamUpdated(Script.input(7, sink: 2)),
-      "close#3; open#4 input 7 onset s16; mix #4; cork#1; status none 'mpv (sink input 7)'"),
-    Step(4.01, .recordStreamEnded(.init(3)), ""),
-    Step(4.02, .recordStreamReady(.init(4)), ""),
-    Step(4.03, .fragment(.init(4), frames: 512), "status running 'mpv (sink input 7)'"),
-    Step(5.0, .streamRemoved(7), "close#4; mix; status none '\(noStream)'"),
+      "close#2; open#3 input 7 onset s16; mix #3; cork#1; status none 'mpv (sink input 7)'"),
+    Step(4.01, .recordStreamEnded(.init(2)), ""),
+    Step(4.02, .recordStreamReady(.init(3)), ""),
+    Step(4.03, .fragment(.init(3), frames: 512), "status running 'mpv (sink input 7)'"),
+    Step(5.0, .streamRemoved(7), "close#3; mix; status none '\(noStream)'"),
     Step(5.1, .playerChanged(nil), "status none 'a.monitor'"),
   ]
 
@@ -62,7 +62,17 @@ import Testing
     Step(1.33, .fragment(.init(2), frames: 30000), ""),
     Step(
       2.0, .playerChanged(Script.mpv(playing: false)),
-      "close#2; mix; uncork#1; status running 'a.monitor (output: mpv does not play)'"),
+      "cork#2; mix #2; uncork#1; status running 'a.monitor (output: mpv does not play)'"),
+    Step(
+      3.0, .playerChanged(Script.mpv()), "uncork#2; mix #2; status running 'mpv (sink input 7)'"),
+    Step(3.05, .fragment(.init(2), frames: 1024), "cork#1"),
+    // Paused, then another player: the paused one's stream is closed.
+    Step(
+      4.0, .playerChanged(Script.mpv(playing: false)),
+      "cork#2; mix #2; uncork#1; status running 'a.monitor (output: mpv does not play)'"),
+    Step(
+      4.1, .playerChanged(PlayerAudioIdentity(name: "vlc", processID: 300, playing: false)),
+      "close#2; mix; status running 'a.monitor (output: vlc does not play)' others"),
   ]
 
   /// PipeWire's graph: a node before its link has no sink yet and waits; with both, recorded.
@@ -116,6 +126,22 @@ import Testing
     Script.run(&core, Script.connectedOnA() + Array(Self.pulseLife.prefix(5)), "before")
     #expect(core.keepsFragments(of: Self.output) && !core.keepsFragments(of: .init(2)))
     _ = core.handle(.fragment(.init(2), frames: 512), at: 1.32)
+    #expect(!core.keepsFragments(of: Self.output) && core.keepsFragments(of: .init(2)))
+  }
+
+  @Test(
+    "paused, the player's stream is kept corked and the output shows; played again, the output's fragments until the stream's first after the uncork"
+  )
+  func handOverAfterAnUncork() {
+    var core = Script.core()
+    Script.run(&core, Script.connectedOnA() + Array(Self.pulseLife.prefix(8)), "paused")
+    #expect(core.player.streams.map(\.parked) == [true])
+    // A fragment already on its way when it corked is dropped and hands nothing over.
+    #expect(core.handle(.fragment(.init(2), frames: 512), at: 2.005).isEmpty)
+    #expect(core.keepsFragments(of: Self.output) && !core.keepsFragments(of: .init(2)))
+    _ = core.handle(.playerChanged(Script.mpv()), at: 3.01)
+    #expect(core.keepsFragments(of: Self.output) && !core.keepsFragments(of: .init(2)))
+    _ = core.handle(.fragment(.init(2), frames: 512), at: 3.03)
     #expect(!core.keepsFragments(of: Self.output) && core.keepsFragments(of: .init(2)))
   }
 

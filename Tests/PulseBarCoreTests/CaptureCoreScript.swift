@@ -47,7 +47,7 @@ enum CaptureCoreScript {
     CaptureCore(
       CaptureConfiguration(
         namedSource: nil, scope: .player, sampleRate: 48000, wording: .pipeWire,
-        recordingFollowsMoves: true, parentOf: { _ in nil }))
+        recordingFollowsMoves: true, keepsPausedStreams: false, parentOf: { _ in nil }))
   }
 
   /// Sink `index` (`a` is 1, `b` is 2) as the server describes it: s16 at 44.1 kHz on

@@ -16,10 +16,15 @@ import Testing
     let told = Mutex<[String]>([])
     func start(into buffer: CaptureBuffer) {}
     func stop() {}
-    func formatChanged() { told.withLock { $0.append("format") } }
     func follow(player: PlayerAudioIdentity?) {}
-    func scopeChanged(_ scope: CaptureScope) { told.withLock { $0.append("scope \(scope)") } }
-    func analysisRateChanged(_ rate: Int) { told.withLock { $0.append("rate \(rate)") } }
+    /// One line per call: what it says changed.
+    func reconfigure(_ change: CaptureChange) {
+      let parts = [
+        change.format.map { "format \($0.channels)ch \($0.fps)fps" },
+        change.analysisRate.map { "rate \($0)" }, change.scope.map { "scope \($0)" },
+      ]
+      told.withLock { $0.append(parts.compactMap { $0 }.joined(separator: ", ")) }
+    }
   }
 
   /// Writes down the player and whose audio plays at every frame.
@@ -41,10 +46,11 @@ import Testing
   }
 
   @Test(
-    "a reload tells the capture each change once, and nothing that did not change",
+    "a reload tells the capture once, all that changed for it, and nothing that did not change",
     arguments: [
-      ("bars", []), ("fps", ["format", "rate 30"]), ("stereo", ["format"]),
+      ("bars", []), ("fps", ["format 1ch 30fps, rate 30"]), ("stereo", ["format 2ch 60fps"]),
       ("scope", ["scope output"]),
+      ("fps, stereo and scope", ["format 2ch 30fps, rate 30, scope output"]),
     ] as [(String, [String])])
   func captureIsToldOnce(name: String, expected: [String]) {
     let change: (inout Configuration) -> Void =
@@ -52,7 +58,13 @@ import Testing
       case "bars": { $0.bars = 16 }
       case "fps": { $0.fps = 30 }
       case "stereo": { $0.channels = .stereo }
-      default: { $0.scope = .output }
+      case "scope": { $0.scope = .output }
+      default:
+        {
+          $0.fps = 30
+          $0.channels = .stereo
+          $0.scope = .output
+        }
       }
     let capture = ToldCapture()
     let engine = EmbeddedEngine(capture: capture)

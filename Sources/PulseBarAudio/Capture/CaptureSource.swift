@@ -11,30 +11,24 @@ package protocol CaptureSource: AnyObject, Sendable {
   func start(into buffer: CaptureBuffer)
   /// Stops delivering and releases the audio server resources. Idempotent.
   func stop()
-  /// The buffer's ``CaptureFormat`` changed (a reload changed channels or fps): deliver at the
-  /// new one from now on. Called on the engine thread after ``CaptureBuffer/reconfigure(_:)``.
-  ///
-  /// Sources that read the format from the buffer at every chunk (files, raw PCM) need nothing
-  /// here and keep their place in the input; PulseAudio's record stream has its channel count
-  /// and fragment size fixed when it is made, so ``PulseSource`` rebuilds it.
-  func formatChanged()
   /// The active MPRIS player changed, or started or stopped playing (`nil`: none). Sources
   /// with `input.scope = player` record its streams while it plays; others ignore it. Called
   /// on the engine thread.
   func follow(player: PlayerAudioIdentity?)
-  /// `input.scope` changed on a reload. Called on the engine thread.
-  func scopeChanged(_ scope: CaptureScope)
-  /// The engine analyses at `rate` frames a second now (its fastest consumer's rate): a
-  /// source whose chunks need not come more often than that may send larger ones. Called on
-  /// the engine thread.
-  func analysisRateChanged(_ rate: Int)
+  /// A reload or the engine's consumers changed what `change` names, told once: a new format
+  /// (channels or fps, the buffer reconfigured before), the analysis rate (a source whose
+  /// chunks need not come more often than that may send larger ones), `input.scope`. Called
+  /// on the engine thread.
+  ///
+  /// Sources that read the format from the buffer at every chunk (files, raw PCM) need nothing
+  /// here and keep their place in the input; a server's record streams have their channel
+  /// count fixed when they are made, so ``PulseSource`` and ``PipeWireSource`` make them again.
+  func reconfigure(_ change: CaptureChange)
 }
 
 extension CaptureSource {
-  package func formatChanged() {}
   package func follow(player: PlayerAudioIdentity?) {}
-  package func scopeChanged(_ scope: CaptureScope) {}
-  package func analysisRateChanged(_ rate: Int) {}
+  package func reconfigure(_ change: CaptureChange) {}
 }
 
 /// A source whose library work can run on the engine's own thread: the engine's wait is the
@@ -48,6 +42,6 @@ package protocol EngineDrivenCapture: CaptureSource {
   /// Without `audioWanted` (the engine still holds queued frames, the next due within the
   /// timeout) the library's descriptors are left for the next wait: the server's next fragment
   /// is read when that frame is drawn instead of waking the thread on its own.
-  /// Called only on the thread that started the source, as are `stop` and `formatChanged`.
+  /// Called only on the thread that started the source, as are `stop` and `reconfigure`.
   func wait(_ poll: inout PollSet, timeoutMilliseconds: Int32, audioWanted: Bool) -> Int
 }

@@ -72,7 +72,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       CaptureCore(
         CaptureConfiguration(
           namedSource: nil, scope: settings.scope, sampleRate: settings.sampleRate,
-          wording: .pipeWire, recordingFollowsMoves: true)))
+          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false)))
     watch = PipeWireGraphWatch(threadLoop: threadLoop)
     handOver = PipeWireHandOver(sampleRate: settings.sampleRate)
     monitor = PipeWireMonitorStream(
@@ -111,15 +111,16 @@ final class PipeWireConnection: PipeWireCallbackTarget {
 
   func follow(player: PlayerAudioIdentity?) { send(.playerChanged(player)) }
 
-  func scopeChanged(_ scope: CaptureScope) { send(.scopeChanged(scope)) }
-
-  /// Records at `channels` (a reload): the streams are made again, a stream's format being
-  /// fixed when it is connected.
-  func formatChanged(channels: Int) {
+  /// What a reload changed, as one core event: a new channel count makes the streams again
+  /// (a stream's format is fixed when it is connected), a new scope plans afresh. The
+  /// analysis rate sizes nothing on PipeWire (one quantum throughout).
+  func reconfigure(_ change: CaptureChange) {
     threadLoop.assertLocked("PipeWireConnection")
-    guard self.channels != channels else { return }
+    let channels = change.format?.channels ?? self.channels
+    let formatChanged = channels != self.channels
     self.channels = channels
-    send(.formatChanged)
+    guard formatChanged || change.scope != nil else { return }
+    send(.reconfigured(scope: change.scope, format: formatChanged, steadyFragment: false))
   }
 
   /// Tears everything down for good (``PipeWireSource/stop()``), the timers last: a player

@@ -97,14 +97,13 @@ package final class PipeWireSource: CaptureSource {
     }
   }
 
-  /// Remakes the capture stream at the buffer's new channel count (a reload); the connection
-  /// and the followed sink stay.
-  package func formatChanged() {
+  /// Takes what a reload changed, in one core event: a new channel count remakes the streams
+  /// (the connection and the followed sink stay), a new scope plans afresh. The analysis rate
+  /// changes nothing here: one quantum throughout.
+  package func reconfigure(_ change: CaptureChange) {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
-      let connection = current.connection
-      let channels = connection.buffer.format.channels
-      current.threadLoop.withLock { connection.formatChanged(channels: channels) }
+      current.threadLoop.withLock { current.connection.reconfigure(change) }
     }
   }
 
@@ -113,14 +112,6 @@ package final class PipeWireSource: CaptureSource {
     runtime.withLock { runtime in
       guard let current = runtime else { return }
       current.threadLoop.withLock { current.connection.follow(player: player) }
-    }
-  }
-
-  /// `input.scope` changed on a reload.
-  package func scopeChanged(_ scope: CaptureScope) {
-    runtime.withLock { runtime in
-      guard let current = runtime else { return }
-      current.threadLoop.withLock { current.connection.scopeChanged(scope) }
     }
   }
 

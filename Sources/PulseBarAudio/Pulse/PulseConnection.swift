@@ -15,13 +15,13 @@ import PulseBarSystem
 ///
 /// Confined to the thread that iterates the `pa_mainloop` (the engine's, or a test's driver):
 /// touched from libpulse callbacks inside that iteration or from ``PulseSource``'s `start`,
-/// `wait`, `formatChanged`, `follow`, `scopeChanged`, `analysisRateChanged` and `stop`
+/// `wait`, `follow`, `reconfigure` and `stop`
 /// (``ThreadConfinement``, asserted in debug builds at each entry).
 final class PulseConnection: PulseCallbackTarget {
   let api: UnsafeMutablePointer<pa_mainloop_api>
   private var confinement = ThreadConfinement()
-  /// Channels and fps change on a reload (``formatChanged(_:)``), the analysis rate with the
-  /// engine's consumers (``analysisRateChanged(_:)``); the rest is fixed.
+  /// Channels and fps change on a reload, the analysis rate with the engine's consumers
+  /// (``reconfigure(_:)``); the rest is fixed.
   private(set) var settings: PulseSource.Settings
   private let log: CaptureLog
   /// Writes one debug line (`-v`); `nil` when nobody reads them.
@@ -80,25 +80,25 @@ final class PulseConnection: PulseCallbackTarget {
 
   func follow(player: PlayerAudioIdentity?) { send(.playerChanged(player)) }
 
-  func scopeChanged(_ scope: CaptureScope) {
-    settings.scope = scope
-    send(.scopeChanged(scope))
-  }
-
-  /// The engine analyses at `rate` frames a second now: streams already on the steady
-  /// fragment take the new size (``PulseSource/Settings/steadyFrames``).
-  func analysisRateChanged(_ rate: Int) {
-    let before = settings.steadyFrames
-    settings.analysisRate = rate
-    if settings.steadyFrames != before { send(.steadyFragmentResized) }
-  }
-
-  /// Records at `format` (a reload changed channels or fps): the output's stream is made again.
-  func formatChanged(_ format: CaptureFormat) {
-    guard settings.channels != format.channels || settings.fps != format.fps else { return }
-    settings.channels = format.channels
-    settings.fps = format.fps
-    send(.formatChanged)
+  /// A reload or the engine's consumers changed `change`'s parts: one core event, when
+  /// anything the capture records by changed. A new channel count or fps makes the streams
+  /// again; a new analysis rate that resizes the steady fragment
+  /// (``PulseSource/Settings/steadyFrames``) resizes the streams already on it.
+  func reconfigure(_ change: CaptureChange) {
+    let steadyBefore = settings.steadyFrames
+    var formatChanged = false
+    if let format = change.format,
+      settings.channels != format.channels || settings.fps != format.fps
+    {
+      settings.channels = format.channels
+      settings.fps = format.fps
+      formatChanged = true
+    }
+    if let rate = change.analysisRate { settings.analysisRate = rate }
+    if let scope = change.scope { settings.scope = scope }
+    let steadyResized = settings.steadyFrames != steadyBefore
+    guard formatChanged || steadyResized || change.scope != nil else { return }
+    send(.reconfigured(scope: change.scope, format: formatChanged, steadyFragment: steadyResized))
   }
 
   // MARK: - Actions out

@@ -11,7 +11,7 @@ import PulseBarSystem
 /// thread of its own: a plain `pa_mainloop` that the caller's loop (the engine's) iterates
 /// inside its own wait (``wait(_:timeoutMilliseconds:audioWanted:)``), so a fragment wakes one
 /// thread once, and libpulse's callbacks run on the caller's thread. `start`, `stop`,
-/// `formatChanged` and `wait` are called on that thread only. Its only mutable state sits in
+/// `reconfigure` and `wait` are called on that thread only. Its only mutable state sits in
 /// a `Lock`.
 ///
 /// Samples are float32 at `sampleRate` with `channels` interleaved, in fragments of 512
@@ -20,7 +20,7 @@ import PulseBarSystem
 /// ``Settings/fragmentBytes(frames:bytesPerSample:pipeWireGraphRate:)``). The record stream is corked while nothing
 /// plays into the monitored sink, so an idle daemon costs nothing. A lost or
 /// missing server is retried with back-off forever.
-/// A reload that changes channels or fps remakes the record stream (``formatChanged()``).
+/// A reload that changes channels or fps remakes the record stream (``reconfigure(_:)``).
 package final class PulseSource: EngineDrivenCapture {
   /// What to record and how; fixed at creation.
   package struct Settings: Sendable, Equatable {
@@ -122,7 +122,8 @@ package final class PulseSource: EngineDrivenCapture {
   /// The rate asked of the server unless told otherwise (it resamples the monitor).
   package static let defaultSampleRate = 44100
 
-  /// What to record and how; channels and fps change with ``formatChanged()``.
+  /// What to record and how; channels, fps, the analysis rate and the scope change with
+  /// ``reconfigure(_:)``.
   package var settings: Settings { currentSettings.withLock { $0 } }
   private let currentSettings: Lock<Settings>
   private let log: CaptureLog
@@ -212,38 +213,26 @@ package final class PulseSource: EngineDrivenCapture {
     return bridge.ownReady
   }
 
-  /// Rebuilds the record stream at the buffer's new channel count and fragment size (a stream's
-  /// sample spec and fragment are fixed when it is made). Only the stream: the connection and
-  /// the followed sink stay, so a reload shows no `connected:false` frame and costs no
-  /// reconnect. Returns once the new stream is asked for, on the engine thread.
-  package func formatChanged() {
-    runtime.withLock { runtime in
-      guard let current = runtime else { return }
-      let format = current.connection.buffer.format
-      currentSettings.withLock { settings in
-        settings.channels = format.channels
-        settings.fps = format.fps
-      }
-      current.connection.formatChanged(format)
-    }
-  }
-
   /// Records the active player's streams while it plays (``PlayerStreamSelection``).
   package func follow(player: PlayerAudioIdentity?) {
     runtime.withLock { $0?.connection.follow(player: player) }
   }
 
-  /// The engine analyses at `rate` frames a second now: the steady fragment follows
-  /// (``Settings/steadyFrames``).
-  package func analysisRateChanged(_ rate: Int) {
-    currentSettings.withLock { $0.analysisRate = rate }
-    runtime.withLock { $0?.connection.analysisRateChanged(rate) }
-  }
-
-  /// `input.scope` changed on a reload.
-  package func scopeChanged(_ scope: CaptureScope) {
-    currentSettings.withLock { $0.scope = scope }
-    runtime.withLock { $0?.connection.scopeChanged(scope) }
+  /// Takes what a reload or the engine's consumers changed, in one core event: a new channel
+  /// count or fps rebuilds the record streams (a stream's sample spec and fragment are fixed
+  /// when it is made; the connection and the followed sink stay, so a reload shows no
+  /// `connected:false` frame and costs no reconnect), a new analysis rate resizes the steady
+  /// fragment (``Settings/steadyFrames``), a new scope plans afresh. On the engine thread.
+  package func reconfigure(_ change: CaptureChange) {
+    currentSettings.withLock { settings in
+      if let format = change.format {
+        settings.channels = format.channels
+        settings.fps = format.fps
+      }
+      if let rate = change.analysisRate { settings.analysisRate = rate }
+      if let scope = change.scope { settings.scope = scope }
+    }
+    runtime.withLock { $0?.connection.reconfigure(change) }
   }
 
   /// Disconnects and frees everything. Idempotent.

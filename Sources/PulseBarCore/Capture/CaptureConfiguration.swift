@@ -14,10 +14,15 @@ package struct CaptureConfiguration: Sendable {
   /// targets the node); else it is made again there (libpulse: a monitor stream on a sink
   /// input ends when the sink input moves).
   package var recordingFollowsMoves: Bool
+  /// The player's record streams stay open, corked, while it pauses
+  /// (``PlayerCapture/Opening/keepsPausedStreams``): libpulse; not native PipeWire, whose
+  /// player streams are never corked.
+  package var keepsPausedStreams: Bool
 
   package init(
     namedSource: String?, scope: CaptureScope, sampleRate: Int,
     wording: CaptureWording = .pulseAudio, recordingFollowsMoves: Bool = false,
+    keepsPausedStreams: Bool = true,
     parentOf: @escaping @Sendable (Int32) -> Int32? = { ProcessTable.parent(of: $0) }
   ) {
     self.namedSource = namedSource
@@ -26,5 +31,6 @@ package struct CaptureConfiguration: Sendable {
     self.wording = wording
     self.parentOf = parentOf
     self.recordingFollowsMoves = recordingFollowsMoves
+    self.keepsPausedStreams = keepsPausedStreams
   }
 }

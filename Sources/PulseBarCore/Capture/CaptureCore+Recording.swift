@@ -78,22 +78,23 @@ extension CaptureCore {
       wording: configuration.wording, actions: &actions)
   }
 
-  /// A reload changed the format: the output's and the player's streams are made again.
-  mutating func formatChanged() {
-    guard output.stream != nil, let source = output.follower.recorded else { return }
-    let sink = output.follower.monitoredSink
-    player.closeAll(actions: &actions)
-    closeOutput()
-    follow(
-      output.lookedUp(
-        source, monitoring: sink, int16: output.int16, rate: output.sourceRate, at: now,
-        wording: configuration.wording, actions: &actions))
-    reconcile()
-  }
-
-  /// Streams already on the steady fragment take its new size (PulseAudio only).
-  mutating func steadyFragmentResized() {
-    guard !connection.onPipeWire else { return }
+  /// A reload or the consumers changed the settings, in one event: a new format makes the
+  /// streams again under the new scope; else a new scope is planned afresh, and streams on the
+  /// steady fragment take its new size (PulseAudio only).
+  mutating func reconfigured(scope: CaptureScope?, format: Bool, steadyFragment: Bool) {
+    let scopeChanged = scope.map { player.scopeChanged($0) } ?? false
+    if format, output.stream != nil, let source = output.follower.recorded {
+      let sink = output.follower.monitoredSink
+      player.closeAll(actions: &actions)
+      closeOutput()
+      follow(
+        output.lookedUp(
+          source, monitoring: sink, int16: output.int16, rate: output.sourceRate, at: now,
+          wording: configuration.wording, actions: &actions))
+      return reconcile()
+    }
+    if scopeChanged { reconcile() }
+    guard steadyFragment, !connection.onPipeWire else { return }
     let streams = [output.stream?.fragment.isSteady == true ? output.stream?.id : nil]
     actions += (streams.compactMap { $0 } + player.steadyStreams).map { .setFragment($0, .steady) }
   }
@@ -114,7 +115,8 @@ extension CaptureCore {
       fragment: RecordFragment(
         sampleRate: configuration.sampleRate, onPipeWire: connection.onPipeWire, corked: false),
       size: connection.onPipeWire ? .quantum(graphRate: output.sourceRate) : .onset,
-      int16: output.int16, followsMoves: configuration.recordingFollowsMoves)
+      int16: output.int16, followsMoves: configuration.recordingFollowsMoves,
+      keepsPausedStreams: configuration.keepsPausedStreams)
     if player.apply(
       plan, serverStreams: serverStreams, opening: opening, nextID: &lastStreamID,
       wording: configuration.wording, actions: &actions) != nil

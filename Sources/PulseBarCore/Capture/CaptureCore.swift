@@ -46,9 +46,8 @@ package struct CaptureCore: Sendable {
     switch event {
     case .start, .timerFired, .connected, .serverLost, .stop: connectionEvent(event)
     case .playerChanged(let identity): if player.follow(identity) { reconcile() }
-    case .scopeChanged(let scope): if player.scopeChanged(scope) { reconcile() }
-    case .formatChanged: formatChanged()
-    case .steadyFragmentResized: steadyFragmentResized()
+    case .reconfigured(let scope, let format, let steadyFragment):
+      reconfigured(scope: scope, format: format, steadyFragment: steadyFragment)
     case .serverDescribed, .sinkDescribed, .sourceDescribed, .sourceMissing: described(event)
     case .devicesChanged: describeServer()
     case .streamUpdated(let stream):

@@ -53,12 +53,11 @@ package enum CaptureEvent: Sendable, Equatable {
   case stop
   /// The active MPRIS player changed, or started or stopped playing (`nil`: none).
   case playerChanged(PlayerAudioIdentity?)
-  /// `input.scope` changed on a reload.
-  case scopeChanged(CaptureScope)
-  /// A reload changed channels or fps: the output's stream is made again at the new format.
-  case formatChanged
-  /// The steady fragment's size changed (the engine's analysis rate): streams on it take it.
-  case steadyFragmentResized
+  /// A reload or the engine's consumers changed the capture's settings, told at once:
+  /// `input.scope` (`nil`: unchanged); with `format` (channels or fps) the streams are made
+  /// again at the new format; with `steadyFragment` (the analysis rate resized it) streams
+  /// already on the steady fragment take its new size.
+  case reconfigured(scope: CaptureScope?, format: Bool, steadyFragment: Bool)
   /// The timer armed by ``CaptureAction/armTimer(at:)`` fired.
   case timerFired
 

@@ -13,8 +13,10 @@ package struct PlayerCapture: Sendable, Equatable {
     package var serverStream: UInt32
     package var sink: UInt32?
     package var ready = false
-    /// It has delivered audio (``PlayerCapture/recordsPlayer``).
+    /// It has delivered audio (``PlayerCapture/recordsPlayer``) since it was opened or uncorked.
     package var delivered = false
+    /// Kept open, corked, while the player does not play (``Opening/keepsPausedStreams``).
+    package var parked = false
     package var fragment: RecordFragment
   }
 
@@ -25,6 +27,11 @@ package struct PlayerCapture: Sendable, Equatable {
     package var size: FragmentSize
     package var int16: Bool
     package var followsMoves = false
+    /// While the player pauses, a ready stream on a playback stream the player still owns
+    /// stays open, corked: playing again is an uncork, its first fragment the hand-over, with
+    /// no new stream for the server to make and link (libpulse; native PipeWire's player
+    /// streams have no cork).
+    package var keepsPausedStreams = false
   }
 
   /// What the bars record: the active player's streams or the whole output.
@@ -95,6 +102,7 @@ package struct PlayerCapture: Sendable, Equatable {
     let changed = plan.apply(
       to: streams, stream: \.serverStream,
       stale: { !opening.followsMoves && serverStreams.sink(of: $0.serverStream) != $0.sink },
+      parkable: { opening.keepsPausedStreams && $0.ready },
       close: { closed in
         actions.append(.close(closed.id))
         streams.removeAll { $0.id == closed.id }
@@ -115,10 +123,31 @@ package struct PlayerCapture: Sendable, Equatable {
         return true
       })
     streams += opened
-    if changed { actions.append(.mix(streams.map(\.id))) }
+    let parkedChanged = park(recorded: plan.recorded, actions: &actions)
+    if changed || parkedChanged { actions.append(.mix(streams.map(\.id))) }
     guard plan.target != target else { return nil }
     defer { target = plan.target }
     return target
+  }
+
+  /// Corks the streams kept open that are not recorded now, and uncorks those recorded again
+  /// (the hand-over then waits for a fragment after the uncork). True when any changed.
+  private mutating func park(recorded: [UInt32], actions: inout [CaptureAction]) -> Bool {
+    var changed = false
+    for index in streams.indices {
+      let park = !recorded.contains(streams[index].serverStream)
+      guard park != streams[index].parked else { continue }
+      let id = streams[index].id
+      (streams[index].parked, streams[index].delivered, changed) = (park, false, true)
+      switch streams[index].fragment.activityChanged(running: !park, streamReady: true) {
+      case .uncork: actions.append(.cork(id, false))
+      case .cork(let onset):
+        actions.append(.cork(id, true))
+        if onset { actions.append(.setFragment(id, .onset)) }
+      case nil: break
+      }
+    }
+    return changed
   }
 
   /// Closes stream `id` (it ended, or could not be made) with the `-v` line `why` says; its
@@ -155,7 +184,7 @@ package struct PlayerCapture: Sendable, Equatable {
   package mutating func recorded(
     _ id: RecordStreamID, frames: Int, wording: CaptureWording, actions: inout [CaptureAction]
   ) -> Bool {
-    guard let index = index(of: id) else { return false }
+    guard let index = index(of: id), !streams[index].parked else { return false }
     let first = !streams[index].delivered
     streams[index].delivered = true
     if streams[index].fragment.recorded(frames: frames, streamReady: streams[index].ready) {

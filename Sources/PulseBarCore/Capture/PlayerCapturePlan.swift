@@ -10,6 +10,10 @@ package struct PlayerCapturePlan: Sendable, Equatable {
   /// ``PlayerStreamSelection/othersPlay(player:streams:parentOf:)`` over the recorded
   /// output's streams.
   package var othersPlay: Bool
+  /// The player's own playback streams, playing or not, while the player is there but not
+  /// recorded (paused, or none of its streams plays): their record streams may stay open,
+  /// corked, so that playing again is an uncork instead of a new stream (``apply``).
+  package var paused: [UInt32] = []
 
   /// Decides from `streams`, all the server's playback streams, or `nil` while the server is
   /// not ready (no connection, or its streams are not all known yet); `onOutput`, the streams
@@ -25,6 +29,10 @@ package struct PlayerCapturePlan: Sendable, Equatable {
       return
     }
     target = selection.target(player: player, streams: streams, parentOf: parentOf)
+    if let player, selection.scope == .player, target.streams.isEmpty {
+      paused = PlayerStreamSelection.streams(of: player, among: streams, parentOf: parentOf)
+        .sorted()
+    }
     othersPlay =
       onOutput.map { selection.othersPlay(player: player, streams: $0, parentOf: parentOf) }
       ?? false
@@ -37,20 +45,23 @@ package struct PlayerCapturePlan: Sendable, Equatable {
   package var recorded: [UInt32] { Array(target.streams.prefix(Self.maximumStreams)) }
 
   /// Brings `current`, the capture streams open now, to ``recorded``: `close` those whose
-  /// stream is no longer recorded or that are `stale` (their stream moved), then `open` the
-  /// recorded streams that have none (false when it could not). True when anything was closed
-  /// or opened: the mixer's lanes are then laid out again.
+  /// stream is no longer recorded or that are `stale` (their stream moved), except those
+  /// `parkable` and ``paused`` (kept, corked by the caller), then `open` the recorded streams
+  /// that have none (false when it could not). True when anything was closed or opened: the
+  /// mixer's lanes are then laid out again.
   package func apply<Recording>(
     to current: [Recording], stream: (Recording) -> UInt32,
     stale: (Recording) -> Bool = { _ in
       false
-    }, close: (Recording) -> Void, open: (UInt32) -> Bool
+    }, parkable: (Recording) -> Bool = { _ in false }, close: (Recording) -> Void,
+    open: (UInt32) -> Bool
   ) -> Bool {
     let wanted = recorded
     var changed = false
     var kept: Set<UInt32> = []
     for recording in current {
-      if wanted.contains(stream(recording)), !stale(recording) {
+      let parks = parkable(recording) && paused.contains(stream(recording))
+      if wanted.contains(stream(recording)) || parks, !stale(recording) {
         kept.insert(stream(recording))
       } else {
         close(recording)

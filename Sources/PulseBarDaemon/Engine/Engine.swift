@@ -246,8 +246,11 @@ package final class Engine<Clock: EngineClock> {
     }
   }
 
-  /// Registers the union of the deliveries' consumers when any of them changed.
-  private func syncConsumers(force: Bool) {
+  /// Registers the deliveries' consumers when any changed; tells the capture `pending` and a
+  /// new analysis rate in one call, if either says anything.
+  private func syncConsumers(force: Bool, telling pending: CaptureChange = CaptureChange()) {
+    var change = pending
+    defer { if !change.isEmpty { capture?.reconfigure(change) } }
     var changed = force || versions.count != deliveries.count
     for (index, delivery) in deliveries.enumerated() where !changed {
       changed = versions[index] != delivery.keysVersion
@@ -270,7 +273,7 @@ package final class Engine<Clock: EngineClock> {
       if rate != toldRate {
         toldRate = rate
         debug?("analysing \(rate) frames a second (the fastest consumer's rate)")
-        capture?.analysisRateChanged(rate)
+        change.analysisRate = rate
       }
     }
   }
@@ -297,26 +300,22 @@ package final class Engine<Clock: EngineClock> {
     }
   }
 
-  /// Carries out a reload's plan, the one place that does (see ``ReloadPlan``): the buffer and
-  /// the capture follow a new format, the capture a new scope, the players' thread its new
-  /// settings, each told once; a new pipeline continues the old one; every delivery is told,
-  /// so stdout, the terminal and the socket's default follow the new keys; the consumers are
-  /// registered again (which sets the pacer's rate) and a frame shows the result.
+  /// Carries out a reload's plan, the one place that does (see ``ReloadPlan``): the buffer
+  /// follows a new format, the players' thread its settings; a new pipeline continues the old
+  /// one; every delivery is told, so the outputs follow the new keys; the consumers are
+  /// registered again (the pacer's rate), the capture told once of all that changed for it
+  /// (format, analysis rate, scope), and a frame shows the result.
   package func apply(_ plan: ReloadPlan) {
     confinement.check("Engine")
     guard plan.refusal == nil else { return }
     let configuration = plan.applied
-    if plan.captureFormatChanged {
-      buffer.reconfigure(
-        CaptureFormat(channels: configuration.channels.count, fps: configuration.fps))
-      capture?.formatChanged()
-    }
-    if let scope = plan.scopeChange { capture?.scopeChanged(scope) }
+    let change = CaptureChange(plan)
+    if let format = change.format { buffer.reconfigure(format) }
     if plan.playerSettingsChanged { playerSettings?.post(configuration) }
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
     for delivery in deliveries { delivery.configurationChanged(configuration) }
-    syncConsumers(force: true)
+    syncConsumers(force: true, telling: change)
     let now = clock.now()
     perform(core.eventFrame(at: now), at: now)
   }
