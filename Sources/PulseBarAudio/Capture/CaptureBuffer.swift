@@ -2,47 +2,6 @@ import Glibc
 import PulseBarCore
 import PulseBarSystem
 
-/// What the capture side last reported, besides samples.
-package struct CaptureStatus: Sendable, Equatable {
-  /// Streams feeding the monitored sink (PulseAudio), or whether a file is still delivering.
-  package var activity: StreamActivity = .none
-  /// Connected to the audio server (always true for file, fifo and stdin input).
-  package var connected: Bool = false
-  /// The source being recorded, for the status line, tooltips and `STATUS=`.
-  package var sourceName: String = ""
-  /// The input has ended for good (end of file or of the fifo writer with no reopen).
-  package var endOfStream: Bool = false
-  /// The audio recorded is known to be someone else's than the active player's, which does
-  /// not play (``PlayerStreamSelection/othersPlay(player:streams:parentOf:)``): its `Paused`
-  /// does not hold the state at `paused`.
-  package var othersPlay: Bool = false
-  /// Bumped whenever the stream is recreated (sink switch, reconnect): the engine resets its history.
-  package var generation: UInt32 = 0
-
-  package init() {}
-}
-
-/// What the analysis wants from the capture: interleaved channels and the frame rate that
-/// sizes a paced file's reads. The audio servers' chunks have sizes of their own (PulseAudio's
-/// 3072-frame steady fragment, PipeWire's quantum); the engine spaces the frames they hold.
-///
-/// It changes only on a config reload (``CaptureBuffer/reconfigure(_:)``); sources read it
-/// from the buffer, so the buffer is its one owner.
-package struct CaptureFormat: Sendable, Equatable {
-  /// Stereo is the most the analysis takes; buffers sized for it fit every format.
-  package static let maxChannels = 2
-
-  /// Interleaved channels in every sample frame (1 or 2).
-  package var channels: Int
-  /// Frames per second of analysis: each frame is the next `1/fps` s of audio.
-  package var fps: Int
-
-  package init(channels: Int, fps: Int) {
-    self.channels = channels
-    self.fps = fps
-  }
-}
-
 /// The hand-off between a capture thread and the engine thread.
 ///
 /// A bounded ring of interleaved `Float` samples guarded by a `Lock`, plus the

@@ -2,19 +2,6 @@ internal import CPipeWire
 import Glibc
 import PulseBarCore
 
-/// The PipeWire core while connected, and the round trip awaited: the first says every
-/// global is listed (and bound), the second that the bound nodes' states and the metadata
-/// have come too, so the core hears of a connection with the graph whole, amid sound if sound
-/// plays.
-struct PipeWireCoreState {
-  var core: OpaquePointer?
-  var awaitedSync: Int32?
-  var roundTrips = 0
-  /// The server hung up (core error on the connection): told to the capture core soon, outside
-  /// libpipewire's own dispatch.
-  var hungUp = false
-}
-
 /// The PipeWire core: connecting, the round trips that say the graph is complete, a hang-up,
 /// disconnecting. Each outcome is an event for the capture core, which decides what follows
 /// (``OutagePolicy``'s back-off lives there).
