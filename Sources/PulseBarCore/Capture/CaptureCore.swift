@@ -1,6 +1,6 @@
 /// The capture's decisions for an audio server, as one pure value in the style of
 /// ``EngineCore`` and swift-nio's protocol state machines: the adapter (libpulse's callbacks,
-/// later PipeWire's registry) hands in what happened with its time (``handle(_:at:)``) and
+/// PipeWire's registry and metadata) hands in what happened with its time (``handle(_:at:)``) and
 /// carries out the ``CaptureAction``s that come back, as library calls, in order.
 ///
 /// It holds the server's playback streams in one model (``ServerStreamTable``) and composes
@@ -10,7 +10,7 @@
 /// fragment, when the player's streams take over and when to look again are all decided here,
 /// so they are tested with exact times and no server (`CaptureCore*Tests`).
 ///
-/// Not confined to a thread of its own: a value, owned and driven by one adapter on its loop.
+/// It has no thread of its own: a value, owned and driven by one adapter on its loop.
 package struct CaptureCore: Sendable {
   package let configuration: CaptureConfiguration
   package internal(set) var connection = CaptureConnection()
