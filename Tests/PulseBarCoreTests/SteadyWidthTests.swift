@@ -65,6 +65,31 @@ import Testing
     #expect(Set(widths).count == 1, "\(markup): \(widths)")
   }
 
+  /// A fixed-width field whose value ends in `%`, holds a `%{` or starts with `{` stays within
+  /// its width once escaped: the space that keeps polybar from opening a tag is counted, and
+  /// the value fitted again with a cell less (it drew 9 cells in an 8-cell field).
+  @Test(arguments: [Markup.none, .pango, .polybar])
+  func escapedValuesStayWithinTheirWidth(markup: Markup) {
+    for title in ["abcdefg%", "{abcdefg", "abcdef%{", "%%%%%%%%", "{{{{{{{{", "a%{b%{c%{"] {
+      var configuration = Configuration()
+      configuration.text = "{title:8}|"
+      configuration.markup = markup
+      let renderer = FrameRenderer(format: .text, configuration: configuration)
+      renderer.nowPlaying = NowPlaying(player: "mpv", status: .playing, title: title)
+      let bars = [Float](repeating: 0.5, count: configuration.bars)
+      _ = bars.withUnsafeBufferPointer {
+        renderer.render(
+          scene: Scene(configuration: configuration), bars: $0,
+          info: FrameInfo(time: 1, source: "out", connected: true, clock: 1))
+      }
+      let line = Array(renderer.line.bytes.dropLast())
+      let kind: VisibleCells.Markup = [.none: .none, .pango: .pango, .polybar: .polybar][markup]!
+      #expect(
+        VisibleCells.count(line, markup: kind) <= 9,
+        "\(markup) \(title): '\(String(decoding: line, as: UTF8.self))'")
+    }
+  }
+
   @Test func waybarKeepsOneWidth() {
     let widths = Self.widths(format: .waybar, markup: .pango)
     #expect(Set(widths).count == 1, "\(widths)")

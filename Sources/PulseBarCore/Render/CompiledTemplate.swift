@@ -70,15 +70,25 @@ struct CompiledTemplate {
       updateMarquee(
         item, value: UntrustedText.sanitized(value ?? ""), style: scrollStyle, dialect: dialect)
     }
-    let text = width > 0 ? TextCells.fit(UntrustedText.sanitized(value ?? ""), cells: width) : value
-    // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
-    if fields[item] == .volume, let text {
-      line.append(Array(text.utf8))
-    } else if let text {
-      UntrustedText.append(text, as: dialect.values, to: &line)
-    }
+    let sanitized = UntrustedText.sanitized(value ?? "")
+    var budget = width
+    var span = CellSpan.plain(0)
+    repeat {
+      line = ByteLine()
+      let text = width > 0 ? TextCells.fit(sanitized, cells: budget) : value
+      // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
+      if fields[item] == .volume, let text {
+        line.append(Array(text.utf8))
+      } else if let text {
+        UntrustedText.append(text, as: dialect.values, to: &line)
+      }
+      span = VisibleCells.span(of: line.bytes, markup: dialect.markup)
+      // A `%` or `{` escaped with the space that keeps polybar from opening a tag shows a cell
+      // more than it counts: fitted again with fewer cells, the field keeps its width.
+      budget -= max(span.cells - width, 0)
+    } while width > 0 && span.cells > width
     values[item] = line
-    valueSpans[item] = VisibleCells.span(of: line.bytes, markup: dialect.markup)
+    valueSpans[item] = span
   }
 }
 
