@@ -45,24 +45,27 @@ struct Marquee {
     self.pause = pause
     // Each character is escaped alone (a window may start or end at any of them), so a `%` or
     // a `{` takes the space that keeps it from opening a polybar tag: its cells are the ones
-    // its escaped bytes show, not the character's own.
-    var valueCells = 0
-    for character in value { valueCells += Self.escapedCells(of: character, dialect, markup) }
-    scrolls = valueCells > width
+    // its escaped bytes show, not the character's own. The value is escaped once; the
+    // separator follows only when the value is wider than the window.
     var bytes = ByteLine()
     var byteStarts: [Int] = []
     var cellStarts: [Int] = []
     var cells = 0
     var clean = true
-    for character in scrolls ? value + separator : value {
-      byteStarts.append(bytes.count)
-      cellStarts.append(cells)
-      UntrustedText.append(String(character), as: dialect, to: &bytes)
-      let span = VisibleCells.span(
-        of: bytes.bytes[byteStarts[byteStarts.count - 1]...], markup: markup)
-      cells += span.cells
-      clean = clean && span.startsClean && span.endsClean
+    func appendEscaped(_ text: String) {
+      for character in text {
+        byteStarts.append(bytes.count)
+        cellStarts.append(cells)
+        UntrustedText.append(String(character), as: dialect, to: &bytes)
+        let span = VisibleCells.span(
+          of: bytes.bytes[byteStarts[byteStarts.count - 1]...], markup: markup)
+        cells += span.cells
+        clean = clean && span.startsClean && span.endsClean
+      }
     }
+    appendEscaped(value)
+    scrolls = cells > width
+    if scrolls { appendEscaped(separator) }
     byteStarts.append(bytes.count)
     cellStarts.append(cells)
     self.bytes = bytes
@@ -71,15 +74,6 @@ struct Marquee {
     let drawn = scrolls ? width : max(cells, width)
     span = CellSpan(
       cells: drawn, startsClean: clean, endsClean: clean, isEmpty: drawn == 0 && bytes.count == 0)
-  }
-
-  /// The cells `character` shows once escaped for `dialect` and read in `markup`.
-  private static func escapedCells(
-    of character: Character, _ dialect: UntrustedText.Dialect, _ markup: VisibleCells.Markup
-  ) -> Int {
-    var line = ByteLine()
-    UntrustedText.append(String(character), as: dialect, to: &line)
-    return VisibleCells.count(line.bytes, markup: markup)
   }
 
   /// The loop's length in cells (value and separator).
