@@ -5,7 +5,7 @@ import PulseBarSystem
 /// handled, and each decided action to the adapter: an event raised while actions are carried
 /// out (a stream refused at once) waits until they are all done, so the core never sees a
 /// half-applied decision. Both adapters (``PulseConnection``, ``PipeWireConnection``) drive
-/// their core through one; it is confined as they are, to whoever drives it.
+/// their core through one. Not `Sendable`: the compiler keeps it with the adapter that owns it.
 final class CaptureCoreDriver {
   private(set) var core: CaptureCore
   private var pending: [CaptureEvent] = []
