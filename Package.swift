@@ -38,6 +38,9 @@ let package = Package(
     // DWARF 4: clang's default DWARF 5 forms are more than Debian's valgrind 3.19 reads, and
     // the tests run pulsebar under valgrind (Swift's own objects are DWARF 4).
     .target(name: "CAudioLibraries", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+    // GNU FriBidi for the readers that do no bidi (polybar, the ANSI view), opened on first use
+    // like libpulse: right-to-left titles in display order and Arabic shaped (docs/WIDTHS.md).
+    .target(name: "CFriBidi", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     // Native PipeWire capture; the shim wraps the client API's macros (see its header). No
@@ -50,7 +53,8 @@ let package = Package(
     // does no I/O and uses only its lock (the FFTW planner's).
     .target(name: "PulseBarSystem", dependencies: ["CLinux"], swiftSettings: releaseLayout),
     .target(
-      name: "PulseBarCore", dependencies: ["CFFTW", "PulseBarSystem"], swiftSettings: releaseLayout),
+      name: "PulseBarCore", dependencies: ["CFFTW", "CFriBidi", "PulseBarSystem"],
+      swiftSettings: releaseLayout),
     .target(
       name: "PulseBarAudio",
       dependencies: [

@@ -22,6 +22,14 @@ enum PangoReader {
           try #require(isOwnTag(tag), "a tag pulsebar did not write: \(tag)")
           open += 1
         }
+      } else if first == "&", rest.dropFirst().first == "#",
+        let end = rest.firstIndex(of: ";"),
+        let value = UInt32(rest[rest.index(rest.startIndex, offsetBy: 2)..<end]),
+        let scalar = Unicode.Scalar(value)
+      {
+        // A decimal character reference (`&#37;`), as pulsebar writes a `%` or `{`.
+        text.unicodeScalars.append(scalar)
+        rest = rest[rest.index(after: end)...]
       } else if first == "&" {
         let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'"]
         let entity = try #require(

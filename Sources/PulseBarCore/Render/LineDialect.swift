@@ -35,8 +35,8 @@ struct LineDialect: Sendable, Equatable {
     switch markup {
     case .none: (values, colors) = (.textLine, .none)
     case .pango: (values, colors) = (.pango, .pango)
-    case .polybar: (values, colors) = (.textLine, .polybar)
-    case .ansi: (values, colors) = (.textLine, .ansi)
+    case .polybar: (values, colors) = (.polybarLine, .polybar)
+    case .ansi: (values, colors) = (.terminalLine, .ansi)
     }
   }
 

@@ -1,4 +1,8 @@
 /// Drops markup from a stream of scalars and counts the rest.
+///
+/// In every markup, polybar's empty tag `%{O0}` (``UntrustedText/tagBreak``, what keeps a
+/// value from opening a polybar tag) takes no cell: polybar draws nothing for it, and
+/// `pulsebar listen` takes it out for any other reader.
 struct MarkupStripper {
   let markup: VisibleCells.Markup
   var counter = CellCounter()
@@ -6,6 +10,9 @@ struct MarkupStripper {
   private(set) var firstShown: Unicode.Scalar?
   private var inTag = false
   private var pendingPercent = false
+  /// How many scalars of ``tagBreak`` have been read and held back (``Markup/none``).
+  private var breakMatched = 0
+  private static let tagBreak: [Unicode.Scalar] = ["%", "{", "O", "0", "}"]
   private var escape = false
   /// In an entity: `nil` outside; the numeric value so far (0 for a named one).
   private var entity: UInt32?
@@ -16,7 +23,7 @@ struct MarkupStripper {
 
   mutating func feed(_ scalar: Unicode.Scalar) {
     switch markup {
-    case .none, .pangoInJSON: show(scalar)
+    case .none, .pangoInJSON: feedPlain(scalar)
     case .pango: feedPango(scalar)
     case .polybar:
       if inTag {
@@ -46,6 +53,18 @@ struct MarkupStripper {
         show(scalar)
       }
     }
+  }
+
+  /// Text without markup: every scalar counts but a whole ``UntrustedText/tagBreak``.
+  private mutating func feedPlain(_ scalar: Unicode.Scalar) {
+    if scalar == Self.tagBreak[breakMatched] {
+      breakMatched += 1
+      if breakMatched == Self.tagBreak.count { breakMatched = 0 }
+      return
+    }
+    for held in Self.tagBreak.prefix(breakMatched) { show(held) }
+    breakMatched = scalar == Self.tagBreak[0] ? 1 : 0
+    if breakMatched == 0 { show(scalar) }
   }
 
   private mutating func feedPango(_ scalar: Unicode.Scalar) {
@@ -89,9 +108,11 @@ struct MarkupStripper {
 
   /// Outside any tag, entity or escape: what follows is read as text (a polybar `%` waiting
   /// for its `{` is counted by ``finish()``, as the text after it would count it).
-  var isNeutral: Bool { !inTag && !escape && entity == nil }
+  var isNeutral: Bool { !inTag && !escape && entity == nil && breakMatched == 0 }
 
   mutating func finish() {
     if pendingPercent { show("%") }
+    for held in Self.tagBreak.prefix(breakMatched) { show(held) }
+    breakMatched = 0
   }
 }

@@ -22,6 +22,9 @@ struct Marquee {
   private let cellStarts: [Int]
   /// The window's cells.
   let width: Int
+  /// The window is wrapped in a bidi isolate (the value holds right-to-left text and the
+  /// reader does bidi: ``BidiText``).
+  private let isolates: Bool
   /// Whether the value is wider than the window (else it does not move).
   let scrolls: Bool
   /// The cells ``append(into:)`` draws: exact when every character's escaped bytes count as
@@ -43,10 +46,13 @@ struct Marquee {
     self.width = width
     self.speed = speed
     self.pause = pause
-    // Each character is escaped alone (a window may start or end at any of them), so a `%` or
-    // a `{` takes the space that keeps it from opening a polybar tag: its cells are the ones
-    // its escaped bytes show, not the character's own. The value is escaped once; the
-    // separator follows only when the value is wider than the window.
+    // Each character is escaped alone (a window may start or end at any of them, beside any
+    // text), so every `%` and `{` takes polybar's empty tag (no cell). The value is escaped
+    // once; the separator follows only when the value is wider than the window. A reader
+    // without bidi gets the loop in display order; one with bidi gets the window isolated.
+    let visualOrder = dialect == .polybarLine || dialect == .terminalLine
+    isolates =
+      !visualOrder && dialect != .json && BidiText.hasRightToLeft(UntrustedText.capped(value))
     var bytes = ByteLine()
     var byteStarts: [Int] = []
     var cellStarts: [Int] = []
@@ -56,14 +62,14 @@ struct Marquee {
       for character in text {
         byteStarts.append(bytes.count)
         cellStarts.append(cells)
-        UntrustedText.append(String(character), as: dialect, to: &bytes)
+        UntrustedText.append(String(character), as: dialect, to: &bytes, alone: true)
         let span = VisibleCells.span(
           of: bytes.bytes[byteStarts[byteStarts.count - 1]...], markup: markup)
         cells += span.cells
         clean = clean && span.startsClean && span.endsClean
       }
     }
-    appendEscaped(value)
+    appendEscaped(visualOrder ? BidiText.visual(UntrustedText.capped(value)) : value)
     scrolls = cells > width
     if scrolls { appendEscaped(separator) }
     byteStarts.append(bytes.count)
@@ -108,8 +114,15 @@ struct Marquee {
     return min(start + pause + step / speed, start + cycle)
   }
 
-  /// Appends the window at the current scroll time: exactly ``width`` cells.
+  /// Appends the window at the current scroll time: exactly ``width`` cells (isolated when the
+  /// value is right-to-left text for a reader that does bidi).
   func append(into out: inout ByteLine) {
+    if isolates { out.append(BidiText.isolateStart) }
+    appendWindow(into: &out)
+    if isolates { out.append(BidiText.isolateEnd) }
+  }
+
+  private func appendWindow(into out: inout ByteLine) {
     guard scrolls else {
       out.append(bytes.bytes)
       var cells = loopCells

@@ -8,36 +8,51 @@
 ///   U+2029) and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
 ///   become a space, so a value can never break a line, start an ANSI sequence or reorder
 ///   the text around it; invalid UTF-8 was already U+FFFD when the `String` was made;
-/// - ``Dialect/textLine``: polybar parses every `%{` in a script's line as a tag (`%{A1:cmd:}`
-///   runs a command on a click, `%{F#f00}` recolours the bar), and doubling `%` is no escape
-///   there (polybar 3.6 still parses `%%{`). So a space goes between a value's `%` and the
-///   `{` after it, after a `%` that ends a value and before a `{` that starts one: no `%{` can
-///   form inside a value or where it meets the line's own text. A space, because no invisible
-///   character is drawn as nothing by polybar in every font: with DejaVu Sans Mono, U+FEFF
-///   is a blank cell (+10 px each at 16 px) and U+034F, U+200B, U+200C, U+200D and U+2060 are
-///   dropped with a warning in polybar's log at every redraw (DejaVu Sans Mono has no empty
-///   zero-width glyph at all); a space is one cell in every font and counted as one
-///   (docs/WIDTHS.md). polybar shapes no emoji ZWJ sequence either: it draws every member
+/// - ``Dialect/textLine`` and ``Dialect/polybarLine``: polybar parses every `%{` in a script's
+///   line as a tag (`%{A1:cmd:}` runs a command on a click, `%{F#f00}` recolours the bar), and
+///   doubling `%` is no escape there (polybar 3.6 still parses `%%{`). So polybar's empty tag
+///   ``tagBreak`` (`%{O0}`, an offset of 0 px) goes between a value's `%` and the `{` after
+///   it, before a `{` that starts a value and after a `%` that ends one: polybar then draws
+///   the `%` and the `{` as they are, with nothing between them (seen in polybar 3.6.3), and no
+///   `%{` can form inside a value or where it meets the line's own text. A lone `{`, `}` or
+///   `%` inside a value is written as it is. The break takes no cell (``VisibleCells``
+///   counts it as nothing in every markup), and `pulsebar listen` takes it out again for a
+///   reader that is not polybar (i3blocks, a terminal). polybar shapes no emoji ZWJ sequence
+///   either: it draws every member
 ///   (👩‍👩‍👧‍👦 four pictures, +50 px over the 2 cells counted), so an emoji character holding
 ///   U+200D ZERO WIDTH JOINER is written as its first emoji, with the VS16 after it if any
 ///   (``firstEmojiOfJoinedSequences(_:)``): 2 cells drawn as counted;
-/// - ``Dialect/pango``: the above, and `&`, `<`, `>` as entities (i3blocks with
-///   `markup=pango`);
+/// - ``Dialect/polybarLine`` and ``Dialect/terminalLine`` (polybar and ANSI markup): their
+///   readers do no bidi, so a right-to-left value is written in display order and shaped
+///   (``BidiText/visual(_:)``); ``Dialect/terminalLine`` breaks no `%{` (a terminal reads it);
+/// - ``Dialect/textLine``, ``Dialect/pango`` and ``Dialect/pangoInJSON``: a value holding a
+///   right-to-left character is isolated (``BidiText/isolated(_:)``), since their readers
+///   (Pango, terminals) do bidi;
+/// - ``Dialect/pango``: `&`, `<`, `>` as entities (i3blocks with `markup=pango`), and the `%`
+///   of a `%{` (or ending a value) as `&#37;`, the `{` starting one as `&#123;`: Pango shows
+///   them as they are, and no `%{` is left in the line, so `pulsebar listen`, which reads the
+///   markup from the line (``VisibleCells/guessedMarkup(of:)``), does not take it for polybar's;
 /// - ``Dialect/pangoInJSON``: `&`, `<`, `>` as entities, then JSON string escaping (Waybar parses
 ///   a custom module's text and tooltip as Pango markup, whatever pulsebar's own markup is);
 /// - ``Dialect/json``: the value as it is, JSON-escaped; the controls and bidi characters
 ///   above are written as `\uXXXX`, so a script sees them and a terminal printing the line
 ///   does not obey them.
 ///
-/// Every value is cut to ``maximumBytes`` on a character boundary before anything else, so
-/// nothing a player sends can make a line longer than a few kB. Escaping runs when a value
-/// changes (a new track), never per frame.
+/// Every value is cut to ``maximumBytes`` on a character boundary and normalized to NFC
+/// before anything else (``capped(_:maximumBytes:)``), so nothing a player sends can make a
+/// line longer than a few kB, and a decomposed `ệ` is one character drawn in one cell, not a
+/// letter and two marks polybar draws apart. Escaping runs when a value changes (a new track),
+/// never per frame.
 package enum UntrustedText {
   /// The consumer a value is escaped for.
   package enum Dialect: Sendable {
-    /// A plain text line (stdout, `listen --format text`, polybar, i3blocks without markup,
-    /// ANSI terminals).
+    /// A plain text line whose reader is not known (`markup = none`: stdout,
+    /// `listen --format text`, polybar, i3blocks without markup).
     case textLine
+    /// A text line polybar reads (`markup = polybar`): no bidi in the reader.
+    case polybarLine
+    /// A text line a terminal reads with ANSI colours (`markup = ansi`, the terminal view).
+    case terminalLine
     /// A text line read as Pango markup (i3blocks `markup=pango`).
     case pango
     /// Pango markup inside a JSON string (Waybar's `text` and `tooltip`).
@@ -49,12 +64,24 @@ package enum UntrustedText {
   /// The most bytes of one value that are kept.
   package static let maximumBytes = 1000
 
-  /// What breaks a `%{` in a text line: a space, one cell in every font (see the type's docs).
-  package static let tagBreaker: Unicode.Scalar = " "
+  /// What breaks a `%{` in a line polybar may read: polybar's empty offset tag, drawn as
+  /// nothing (see the type's docs).
+  package static let tagBreak: StaticString = "%{O0}"
 
-  /// `text` cut to at most `maximumBytes` of UTF-8, on a character boundary (a whole
-  /// grapheme cluster is kept or dropped). Reads at most that many bytes of `text`.
+  /// `text` cut to at most `maximumBytes` of UTF-8 on a character boundary (a whole grapheme
+  /// cluster is kept or dropped) and normalized to NFC (canonical composition: what a title
+  /// shows does not change, only how its characters are encoded).
   package static func capped(_ text: String, maximumBytes: Int = maximumBytes) -> String {
+    let text = cut(text, maximumBytes: maximumBytes)
+    guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+    // The standard library's own NFC (`_nfcCodeUnits`, public though underscored): Foundation
+    // stays out of the daemon. Composition makes text shorter or keeps it; cut again anyway.
+    return cut(String(decoding: text._nfcCodeUnits, as: UTF8.self), maximumBytes: maximumBytes)
+  }
+
+  /// `text` cut to at most `maximumBytes` of UTF-8, on a character boundary. Reads at most that
+  /// many bytes of `text`.
+  private static func cut(_ text: String, maximumBytes: Int) -> String {
     guard text.utf8.count > maximumBytes else { return text }
     var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumBytes)
     // Back to the start of a scalar, then of the character it is in: a character the cut
@@ -112,29 +139,48 @@ package enum UntrustedText {
     return String(result)
   }
 
-  /// Appends `text` escaped for `dialect` (capped and sanitized as the type's docs say).
-  package static func append(_ text: String, as dialect: Dialect, to line: inout ByteLine) {
+  /// Appends `text` escaped for `dialect` (capped, sanitized, ordered or isolated as the
+  /// type's docs say). `alone`: the text is one character of a scrolling window, which may
+  /// meet any text at either edge, so every `{` and `%` in it takes the tag break, and the
+  /// window is isolated or ordered as a whole by its caller.
+  package static func append(
+    _ text: String, as dialect: Dialect, to line: inout ByteLine, alone: Bool = false
+  ) {
     var text = capped(text)
-    if dialect == .textLine { text = firstEmojiOfJoinedSequences(text) }
+    if dialect == .textLine || dialect == .polybarLine {
+      text = firstEmojiOfJoinedSequences(text)
+    }
     if dialect == .json {
       for scalar in text.unicodeScalars { line.appendJSONEscaped(scalar) }
       return
     }
+    let visualOrder = dialect == .polybarLine || dialect == .terminalLine
+    if visualOrder && !alone { text = BidiText.visual(text) }
+    let isolates = !visualOrder && !alone && BidiText.hasRightToLeft(text)
+    if isolates { line.append(BidiText.isolateStart) }
+    let breaksTags = dialect == .textLine || dialect == .polybarLine
     var first = true
+    var previous: Unicode.Scalar?
     var scalars = text.unicodeScalars.makeIterator()
     var next = scalars.next()
     while let scalar = next {
       next = scalars.next()
       let value = isControl(scalar.value) ? " " : scalar
       switch dialect {
-      case .textLine, .pango:
-        if first && value == "{" { line.append(tagBreaker) }
+      case .textLine, .polybarLine, .terminalLine, .pango:
+        if breaksTags && value == "{" && (first || alone || previous == "%") {
+          line.append(tagBreak)
+        }
         if dialect == .pango, let entity = entity(for: value) {
           line.append(entity)
+        } else if dialect == .pango && value == "%" && (next == nil || next == "{" || alone) {
+          line.append("&#37;")
+        } else if dialect == .pango && value == "{" && (first || alone) {
+          line.append("&#123;")
         } else {
           line.append(value)
         }
-        if value == "%" && (next == nil || next == "{") { line.append(tagBreaker) }
+        if breaksTags && value == "%" && (next == nil || alone) { line.append(tagBreak) }
       case .pangoInJSON:
         if let entity = entity(for: value) {
           line.append(entity)
@@ -145,7 +191,9 @@ package enum UntrustedText {
         line.appendJSONEscaped(value)
       }
       first = false
+      previous = value
     }
+    if isolates { line.append(BidiText.isolateEnd) }
   }
 
   /// The Pango entity for `&`, `<` and `>`.
