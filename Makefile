@@ -28,7 +28,8 @@ DEMO_PACKAGES = pulseaudio-utils sox tmux
 # (Tests/Fixtures/fake-mpris-player.py: python3-dbus, python3-gi); the real bars the recipes
 # are tested in (sway, waybar and grim; Xvfb, polybar, xdotool and ImageMagick's import), Noto
 # beside DejaVu (with its CJK and colour emoji fonts, for wide titles), and fontTools to read
-# the fonts' advances.
+# the fonts' advances, and GNU FriBidi (opened when a right-to-left title goes to polybar or the
+# ANSI view).
 # Debian 12 installs pulseaudio and pipewire-pulse side by side (neither conflicts with nor
 # replaces the other; CI, a fresh machine, gets both in one apt call). But a desktop whose
 # sound runs through one of them does not get the other: on a PipeWire desktop (pipewire-pulse
@@ -39,7 +40,7 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pi
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
 	imagemagick fonts-noto-core fonts-noto-mono fonts-noto-cjk fonts-noto-color-emoji \
-	python3-fonttools debhelper dpkg-dev lintian $(DIST_PACKAGES)
+	python3-fonttools libfribidi0 debhelper dpkg-dev lintian $(DIST_PACKAGES)
 # What scripts/dist-test.sh adds (CI): Arch's makepkg (with pacman and bsdtar) and rpmbuild.
 DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm
 # What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
