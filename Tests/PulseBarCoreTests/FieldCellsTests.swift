@@ -126,6 +126,7 @@ import Testing
             : Self.nowPlaying(title, status, index: index)
           renderer.update(nowPlaying: nowPlaying, source: "sink <&>", connected: index % 5 != 4)
           reference.trackChanged(to: nowPlaying)
+          reference.floor = renderer.knownWidth ?? 0
           for _ in 0..<3 {
             clock += 0.7
             let bars = (0..<configuration.bars).map { _ in Float(random.next() % 1100) / 1000 }
@@ -190,6 +191,8 @@ struct WholeLinePadding {
   let markup: VisibleCells.Markup
   private var widest = 0
   private var track: [String?] = []
+  /// The template's known width (``TemplateRenderer/knownWidth``): no line is narrower.
+  var floor = 0
 
   init(markup: VisibleCells.Markup) { self.markup = markup }
 
@@ -204,10 +207,10 @@ struct WholeLinePadding {
   /// `line` with its text from byte `start` padded with figure spaces to the widest.
   mutating func pad(_ line: [UInt8], from start: Int) -> [UInt8] {
     let count = VisibleCells.count(line[start...], markup: markup)
-    guard count < widest else {
+    guard count < max(widest, floor) else {
       widest = count
       return line
     }
-    return line + Array(String(repeating: "\u{2007}", count: widest - count).utf8)
+    return line + Array(String(repeating: "\u{2007}", count: max(widest, floor) - count).utf8)
   }
 }

@@ -63,7 +63,7 @@ enum PolybarReader {
     var text = ""
     var rest = Substring(line)
     while let first = rest.first {
-      if rest.hasPrefix("%{F-}") {
+      if rest.hasPrefix("%{F-}") || rest.hasPrefix("%{O0}") {
         rest = rest.dropFirst(5)
       } else if rest.hasPrefix("%{F#"), rest.count >= 12,
         RGBColor(parsing: rest.dropFirst(3).prefix(7)) != nil,

@@ -49,9 +49,10 @@ import Testing
     #expect(
       Self.render(.text, nowPlaying: bare) { $0.text = "{glyph} {artist} — {title} ({player})" }
         == "\(Self.play) (mpv)\n")
+    // They drop, and the line keeps the width it has with them all: 1 + 1 + 4 + 1 + 4 + 1 + 10.
     #expect(
       Self.render(.text, nowPlaying: nil) { $0.text = "{glyph} {position}/{length} {progress}" }
-        == "\(Self.play)\n")
+        == "\(Self.play)" + String(repeating: Self.figure, count: 21) + "\n")
     #expect(
       Self.render(.text, nowPlaying: nil) { $0.text = "{glyph} {title:3} {position:4}" }
         == "\(Self.play) \(Self.figure)\(Self.figure)\(Self.figure) "

@@ -24,7 +24,9 @@ import Testing
     // The percentage is pulsebar's own text: no polybar `%{` escape after its `%`.
     let playing = NowPlaying(player: "mpv", status: .playing, volume: volume)
     let line = try Self.text("[{volume}]", playing)
-    #expect(line == "[\(expected)]", "\(String(describing: line))")
+    // The line keeps {volume}'s 4 cells: padded after it when the value is shorter.
+    let padding = String(repeating: "\u{2007}", count: max(0, 4 - expected.count))
+    #expect(line == "[\(expected)]" + padding, "\(String(describing: line))")
   }
 
   /// A player that does not say its volume, or no player: the field goes with its brackets.
@@ -42,7 +44,8 @@ import Testing
     #expect(
       try Self.text("{title} ({volume})", NowPlaying(player: "a", status: .playing, title: "T"))
         == "T")
-    #expect(try Self.text("x ({volume})", nil) == "x ")
+    // The field goes, the line keeps its width: "x (" + 4 cells + ")" in all.
+    #expect(try Self.text("x ({volume})", nil) == "x " + String(repeating: "\u{2007}", count: 6))
     // With a width it pads instead.
     #expect(try Self.text("{volume:4}|", nil) == "\u{2007}\u{2007}\u{2007}\u{2007}|")
   }
@@ -64,13 +67,15 @@ import Testing
   }
 
   @Test func iconDropsWithNoPlayerOrAnEmptyDefault() throws {
-    #expect(try Self.text("<{player_icon}>|", nil) == "|")
+    // The field and its brackets go; the line keeps the widest icon's width ("<◉>|").
+    #expect(try Self.text("<{player_icon}>|", nil) == "|\u{2007}\u{2007}\u{2007}")
     let line = RenderTests.line(
       .text, bars: [0.5], nowPlaying: NowPlaying(player: "vlc", status: .paused)
     ) {
       $0.text = "<{player_icon}>|"
       $0.playerIcons.fallback = ""
     }
+    // No icon is configured at all: the field takes nothing.
     #expect(line == "|\n")
   }
 

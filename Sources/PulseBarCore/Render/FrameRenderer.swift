@@ -98,6 +98,13 @@ package final class FrameRenderer {
     }
   }
 
+  /// The cells every text line of the `text` and `waybar` formats is padded to from the
+  /// first frame (``TemplateRenderer/knownWidth``): `nil` for json and raw, and when a
+  /// template shows text of unbounded width.
+  package var knownWidth: Int? {
+    text?.templates.knownWidth ?? waybar?.templates.knownWidth
+  }
+
   /// Hands a new player, source or connection to the format's renderer (rare).
   private func update() {
     text?.templates.update(nowPlaying: nowPlaying, source: sourceName, connected: connected)

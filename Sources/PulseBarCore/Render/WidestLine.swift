@@ -6,6 +6,9 @@ struct WidestLine {
   private let markup: VisibleCells.Markup
   /// The widest line seen since the track changed (cells).
   private(set) var cells = 0
+  /// The least any line is padded to, track change or not: the template's known width
+  /// (``TemplateRenderer/knownWidth``), 0 when it has none.
+  var floor = 0
   /// The title, artist and album that line was drawn for.
   private var track: [String?] = []
 
@@ -26,10 +29,10 @@ struct WidestLine {
   /// up (``CellTally``); `nil`: they are counted here.
   mutating func pad(_ line: inout ByteLine, from start: Int, cells counted: Int?) {
     let count = counted ?? VisibleCells.count(line.bytes[start...], markup: markup)
-    guard count < cells else {
+    guard count < max(cells, floor) else {
       cells = count
       return
     }
-    for _ in count..<cells { line.append(TemplateRenderer.figureSpace) }
+    for _ in count..<max(cells, floor) { line.append(TemplateRenderer.figureSpace) }
   }
 }
