@@ -77,3 +77,28 @@ import Testing
     #expect(renderer.knownWidth == 15)
   }
 }
+
+/// `check-config` (and the daemon's start) says once, with `FILE:LINE` and the fix, that a
+/// text template's width is not known beforehand; a tooltip, a bounded template and a field
+/// with a width say nothing.
+@Suite struct UnboundedWidthWarningTests {
+  @Test func aFieldWithoutAWidthIsOneWarningWithTheFix() throws {
+    let text = "[output]\ntext = {glyph} {bars} {title} {artist}\ntooltip = {title}\n"
+    let warnings = try ConfigParser.read(text, file: "cfg").warnings.map(\.description)
+    #expect(warnings.count == 1, "\(warnings)")
+    let warning = try #require(warnings.first)
+    #expect(warning.hasPrefix("cfg:2: warning: output.text shows {title} without a width"))
+    #expect(warning.contains("{title:24}"))
+    for quiet in [
+      "[output]\ntext = {glyph} {bars} {title:24} {volume} {state}\n",
+      "[output]\ntooltip = {title} {artist}\n",
+    ] {
+      #expect(try ConfigParser.read(quiet, file: "cfg").warnings.isEmpty, "\(quiet)")
+    }
+    let lyric = try ConfigParser.read("[output]\ntext_playing = {lyric}\n", file: "c").warnings
+    #expect(
+      lyric.map(\.description) == [
+        "c:2: warning: output.text_playing shows {lyric} without a width: the module is as wide as each value, known only once a line is drawn (a bar started before the daemon is narrow); give it one, e.g. {lyric:24}"
+      ])
+  }
+}

@@ -17,6 +17,23 @@ package enum ConfigWarnings {
       return
         "warning: output.text is empty: a state without a text_<state> of its own shows an empty line (leave the key out for the default, {glyph} {bars} {bubbles})"
     }
+    if textKeys.contains(name), let field = unboundedField(in: value) {
+      return
+        "warning: \(name) shows {\(field)} without a width: the module is as wide as each value, known only once a line is drawn (a bar started before the daemon is narrow); give it one, e.g. {\(field):24}"
+    }
     return nil
+  }
+
+  /// The keys whose template is the text line (not the tooltip).
+  static let textKeys: Set<String> = [
+    "output.text", "output.text_playing", "output.text_paused", "output.text_stopped",
+  ]
+
+  /// The first field of unbounded text without a width in `template` (`title`, `artist`,
+  /// `album`, `lyric`, `player`, `source`), or `nil`.
+  package static func unboundedField(in template: String) -> String? {
+    guard let parsed = try? Template(parsing: template) else { return nil }
+    let unbounded: Set<Template.Field> = [.title, .artist, .album, .lyric, .player, .source]
+    return parsed.items.first { unbounded.contains($0.field) && $0.width == nil }?.field.rawValue
   }
 }

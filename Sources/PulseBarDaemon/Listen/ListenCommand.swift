@@ -45,14 +45,31 @@ package enum ListenCommand {
         if said != error.description { notes.say("pulsebar listen: \(error)\n") }
         said = error.description
         let format = options.format ?? Configuration().format
-        let bars = options.bars ?? Configuration().bars
-        let width = LiveLineWidth(format: format, bars: bars, configuration: Configuration())
+        let width = startingWidth(
+          format: format, bars: options.bars,
+          socketPath: UnixSocket.defaultPath(configured: options.socketPath ?? ""))
+        let bars = options.bars ?? width.bars
         let frame = errorFrame(
           message: error.description, format: format, bars: bars, width: width)
         guard Console.output(frame) else { return 0 }
         if case .finished = wait(.seconds(2), signals: signals) { return 0 }
       }
     }
+  }
+
+  /// The width listen pads its own lines to before it sees a live one: the template's known
+  /// width from the daemon's file (``ListenConfig/renderingConfiguration(_:file:)``), else the
+  /// width the last listen of `socketPath` saw in this format (``ListenWidthMemory``).
+  static func startingWidth(format: OutputFormat, bars: Int?, socketPath: String) -> LiveLineWidth {
+    let file = ConfigLoading.defaultPath()
+    let text = (try? ConfigLoading.readFile(file, required: false)) ?? nil
+    let rendering =
+      text.map { ListenConfig.renderingConfiguration($0, file: file) } ?? Configuration()
+    return LiveLineWidth(
+      format: format, bars: bars ?? (rendering ?? Configuration()).bars,
+      configuration: rendering ?? Configuration(),
+      remembered: ListenWidthMemory(socketPath: socketPath, format: format).recall(),
+      readsDaemon: rendering != nil)
   }
 
   /// What listen asks for: the format, bars and fps of its options and (with `--config`) of
@@ -110,7 +127,13 @@ package enum ListenCommand {
       format: request.format, bars: request.bars, fps: request.fps)
     let shownFormat = request.format ?? configuration.format
     let shownBars = request.bars ?? configuration.bars
-    var width = LiveLineWidth(format: shownFormat, bars: shownBars, configuration: configuration)
+    var width = startingWidth(format: shownFormat, bars: shownBars, socketPath: path)
+    let memory = ListenWidthMemory(socketPath: path, format: shownFormat)
+    // What a listen started while the daemon is away pads to, when the template's width is not
+    // known beforehand.
+    func remember() {
+      if !width.isKnown, let cells = width.cells { memory.remember(cells) }
+    }
     let i3blocks = shownFormat == .text && environment("BLOCK_NAME") != nil
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
@@ -124,6 +147,7 @@ package enum ListenCommand {
         let outcome = stream(
           socket, request: line, signals: signals, width: &width, i3blocks: i3blocks)
         socket.closeQuietly()
+        remember()
         switch outcome {
         case .finished: return 0
         case .refused(let message):

@@ -15,22 +15,38 @@ package enum ListenConfig {
     "general.format", "general.bars", "general.fps", "output.offline_text", "socket.path",
   ]
 
-  /// The sections that hold a client key.
-  private static let clientSections = Set(clientKeys.map { String($0.prefix { $0 != "." }) })
+  /// The keys that shape the daemon's text line, which listen reads from the daemon's file to
+  /// work out the line's width before the daemon sends one (``renderingConfiguration(_:file:)``):
+  /// the templates, the glyphs, the bar and bubble counts and the icons.
+  package static let renderingKeys = [
+    "general.bars", "general.channels", "output.text", "output.text_playing",
+    "output.text_paused", "output.text_stopped", "output.markup", "output.bar_glyphs",
+    "output.morph_glyphs", "output.title_width", "bubbles.glyphs", "bubbles.max",
+    "players.icons", "players.default_icon",
+  ]
 
   /// `text` (the contents of `file`) parsed for its client keys alone: the configuration, the
   /// client keys it sets, and the other `section.key` names it has (in file order).
   package static func parse(_ text: String, file: String) throws(ConfigError) -> (
     configuration: Configuration, keys: [String], ignored: [String]
   ) {
-    let (clientText, ignored) = clientLines(of: text)
+    let (clientText, ignored) = lines(of: text, keeping: clientKeys)
     let parsed = try ConfigParser.parseListingKeys(clientText, file: file)
     return (parsed.configuration, parsed.keys, ignored)
   }
 
-  /// `text` with every line but the client keys and their section headers blank, and the
-  /// names of the keys blanked.
-  static func clientLines(of text: String) -> (text: String, ignored: [String]) {
+  /// `text` (the daemon's file) parsed for its ``renderingKeys`` alone, or `nil` when one of
+  /// them is bad: the daemon then says so in its own log, and listen falls back to the width it
+  /// last saw. Never an error of listen's: these keys configure the daemon.
+  package static func renderingConfiguration(_ text: String, file: String) -> Configuration? {
+    let (renderingText, _) = lines(of: text, keeping: renderingKeys)
+    return try? ConfigParser.parseListingKeys(renderingText, file: file).configuration
+  }
+
+  /// `text` with every line but `keys` and their section headers blank, and the names of the
+  /// keys blanked.
+  static func lines(of text: String, keeping keys: [String]) -> (text: String, ignored: [String]) {
+    let sections = Set(keys.map { String($0.prefix { $0 != "." }) })
     var body = Substring(text)
     if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
     var section: String?
@@ -44,7 +60,7 @@ package enum ListenConfig {
       if trimmed.hasPrefix("[") {
         let name = trimmed.hasSuffix("]") ? String(trimmed.dropFirst().dropLast()) : ""
         section = name.trimmingWhitespace()
-        kept.append(clientSections.contains(section ?? "") ? line : "")
+        kept.append(sections.contains(section ?? "") ? line : "")
         continue
       }
       guard !trimmed.hasPrefix("#"), !trimmed.hasPrefix(";"),
@@ -54,7 +70,7 @@ package enum ListenConfig {
         continue
       }
       let name = section + "." + String(trimmed[..<equals]).trimmingWhitespace()
-      if clientKeys.contains(name) {
+      if keys.contains(name) {
         kept.append(line)
       } else {
         kept.append("")
