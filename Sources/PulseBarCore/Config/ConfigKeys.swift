@@ -134,8 +134,14 @@ package enum ConfigKeys {
       "lyrics", "directory", \.lyricsDirectory,
       "where Artist - Title.lrc files are looked for when the track has no .lrc beside it (then the player's xesam:asText); empty means nowhere, ~ is home"
     ),
-    .text(
-      "socket", "path", \.socketPath, "socket path; empty means $XDG_RUNTIME_DIR/pulsebar.sock"),
+    Setting(
+      section: "socket", key: "path",
+      help:
+        "socket path, absolute and at most 107 bytes; empty means $XDG_RUNTIME_DIR/pulsebar.sock",
+      apply: { text, configuration throws(ValueError) in
+        if let problem = SocketPathRule.problem(text) { throw ValueError(problem) }
+        configuration.socketPath = text
+      }, render: { quotedIfSpaced($0.socketPath) }),
     .integer(
       "socket", "max_clients", 1...1024, \.maxClients,
       "clients served at once; the next gets 'error: too many clients'"),

@@ -71,7 +71,9 @@ extension RunOptions {
       OptionSpec(
         "--socket", .optional("PATH"), defaultValue: "off",
         help: "serve clients on PATH or the usual socket", completion: .file)
-    ) { options, value in options.socketPath = value ?? "" },
+    ) { options, value throws(UsageError) in
+      options.socketPath = try checkedSocketPath(value ?? "")
+    },
     .flag("--no-stdout", help: "write no frames on stdout") { $0.writeStdout = false },
     .flag("--foreground", help: "full-screen terminal view; q quits") { $0.foreground = true },
     .key("--seed", "N", "general", "seed", help: "seed of the bubbles' randomness"),
@@ -104,7 +106,7 @@ extension StatusOptions {
       OptionSpec(
         "--socket", .required("PATH"), defaultValue: "$XDG_RUNTIME_DIR/pulsebar.sock",
         help: "the daemon's socket", completion: .file)
-    ) { options, value in options.socketPath = value },
+    ) { options, value throws(UsageError) in options.socketPath = try checkedSocketPath(value!) },
   ]
 }
 
@@ -117,7 +119,7 @@ extension ListenOptions {
       OptionSpec(
         "--socket", .required("PATH"), defaultValue: "$XDG_RUNTIME_DIR/pulsebar.sock",
         help: "the daemon's socket", completion: .file)
-    ) { options, value in options.socketPath = value },
+    ) { options, value throws(UsageError) in options.socketPath = try checkedSocketPath(value!) },
     CommandOption(
       OptionSpec(
         "--format", .required("FORMAT"), defaultValue: "the daemon's",
@@ -181,4 +183,10 @@ private func wholeNumber(_ text: String, option: String, in range: ClosedRange<I
     )
   }
   return number
+}
+
+/// `--socket PATH` checked as `socket.path` is (``SocketPathRule``).
+func checkedSocketPath(_ path: String) throws(UsageError) -> String {
+  if let problem = SocketPathRule.problem(path) { throw UsageError("--socket: \(problem)") }
+  return path
 }
