@@ -135,6 +135,7 @@ package enum ListenCommand {
       if !width.isKnown, let cells = width.cells { memory.remember(cells) }
     }
     let i3blocks = shownFormat == .text && environment("BLOCK_NAME") != nil
+    let reader = shownFormat == .text ? ListenReader.detect() : .unknown
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
     var refusal: String?
@@ -145,7 +146,8 @@ package enum ListenCommand {
       case .failure(let error): reason = error.description
       case .success(let socket):
         let outcome = stream(
-          socket, request: line, signals: signals, width: &width, i3blocks: i3blocks)
+          socket, request: line, signals: signals, width: &width, i3blocks: i3blocks,
+          reader: reader)
         socket.closeQuietly()
         remember()
         switch outcome {
@@ -199,7 +201,7 @@ package enum ListenCommand {
 
   private static func stream(
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
-    width: inout LiveLineWidth, i3blocks: Bool
+    width: inout LiveLineWidth, i3blocks: Bool, reader: ListenReader
   ) -> StreamOutcome {
     // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
     // and closed before the request went out, and its answer is still there to read.
@@ -233,8 +235,13 @@ package enum ListenCommand {
         if message == "error: too many clients" { return .full }
         return .refused(message)
       case .lines:
-        let written = relay.withLines {
-          (try? FileDescriptor.standardOutput.writeAll($0)) != nil
+        let written = relay.withLines { lines in
+          guard let adapted = reader.adapted(lines) else {
+            return (try? FileDescriptor.standardOutput.writeAll(lines)) != nil
+          }
+          return adapted.withUnsafeBytes {
+            (try? FileDescriptor.standardOutput.writeAll($0)) != nil
+          }
         }
         guard written else { return .finished }
       }
