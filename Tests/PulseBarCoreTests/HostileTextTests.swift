@@ -123,6 +123,9 @@ import Testing
     #expect(UntrustedText.escaped(family + " Family", as: .polybarLine) == "👩 Family")
     #expect(UntrustedText.escaped("a" + rainbow + "b", as: .textLine) == "a🏳\u{FE0F}b")
     #expect(UntrustedText.escaped(coder, as: .textLine) == "👩")
+    // A skin tone is a swatch of its own in polybar: the emoji alone.
+    #expect(UntrustedText.escaped("👍🏽 ok", as: .polybarLine) == "👍 ok")
+    #expect(UntrustedText.escaped("👍🏽 ok", as: .pango) == "👍🏽 ok")
     #expect(UntrustedText.escaped(family, as: .pango) == family)
     #expect(UntrustedText.escaped(family, as: .json) == family)
     // A joiner in a script's conjunct is no emoji sequence: kept.

@@ -116,18 +116,22 @@ package enum UntrustedText {
     return String(scalars)
   }
 
-  /// `text` with every emoji ZWJ sequence (a character whose first scalar is an emoji and
-  /// that holds U+200D) written as its first emoji, and the VS16 (U+FE0F) right after it if
-  /// there is one: 👩‍👩‍👧‍👦 becomes 👩, 🏳️‍🌈 becomes 🏳️. What a text line shows, since polybar
-  /// draws each member of a sequence (see the type's docs). A character with a joiner that
-  /// does not start with an emoji (a Devanagari conjunct) is kept whole.
+  /// `text` with every emoji ZWJ sequence and every emoji with a skin-tone modifier (a
+  /// character whose first scalar is an emoji and that holds U+200D or U+1F3FB…U+1F3FF)
+  /// written as its first emoji, and the VS16 (U+FE0F) right after it if there is one:
+  /// 👩‍👩‍👧‍👦 becomes 👩, 🏳️‍🌈 becomes 🏳️, 👍🏽 becomes 👍. What a text line shows, since polybar
+  /// draws each member of a sequence and the modifier as a swatch of its own (see the type's
+  /// docs). A character with a joiner that does not start with an emoji (a Devanagari
+  /// conjunct) is kept whole.
   package static func firstEmojiOfJoinedSequences(_ text: String) -> String {
-    guard text.unicodeScalars.contains("\u{200D}") else { return text }
+    guard text.unicodeScalars.contains(where: { $0 == "\u{200D}" || isSkinTone($0) }) else {
+      return text
+    }
     var result = String.UnicodeScalarView()
     for character in text {
       let scalars = character.unicodeScalars
       guard let first = scalars.first, first.properties.isEmoji, first.value > 0x7F,
-        scalars.contains("\u{200D}")
+        scalars.contains(where: { $0 == "\u{200D}" || isSkinTone($0) })
       else {
         result.append(contentsOf: scalars)
         continue
@@ -137,6 +141,11 @@ package enum UntrustedText {
       if second < scalars.endIndex && scalars[second] == "\u{FE0F}" { result.append("\u{FE0F}") }
     }
     return String(result)
+  }
+
+  /// The emoji modifiers (skin tones), U+1F3FB…U+1F3FF.
+  private static func isSkinTone(_ scalar: Unicode.Scalar) -> Bool {
+    (0x1F3FB...0x1F3FF).contains(scalar.value)
   }
 
   /// Appends `text` escaped for `dialect` (capped, sanitized, ordered or isolated as the
