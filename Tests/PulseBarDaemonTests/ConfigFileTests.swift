@@ -42,7 +42,9 @@ import Testing
       try writeTextFile(file, "\u{FEFF}[general]\nbars = 12\n")
       let bom = try Binary.run(["check-config", file], timeout: 10)
       #expect(bom.status == 0, "\(bom.error)")
-      #expect(bom.lines == ["\(file): ok"])
+      // bars = 12 with the default template: ► , 12 bars, a space, 6 bubble cells.
+      #expect(
+        bom.lines == ["\(file): ok", "\(file): the text line is 21 cells wide in every state"])
 
       try writeTextFile(file, "[general]\nbars = 1\u{0}2\n")
       let nul = try Binary.run(["check-config", file], timeout: 10)
@@ -58,7 +60,9 @@ import Testing
       try writeTextFile(file, "[output]\ntitle_width = 20\ntext = \"{glyph} {bars}\"\n")
       let warned = try Binary.run(["check-config", file], timeout: 10)
       #expect(warned.status == 0)
-      #expect(warned.lines == ["\(file): ok"])
+      // title_width appends a 20-cell title: 1 + 1 + 8 + 1 + 20.
+      #expect(
+        warned.lines == ["\(file): ok", "\(file): the text line is 31 cells wide in every state"])
       #expect(
         warned.error.split(separator: "\n").map { String($0) } == [
           "pulsebar: \(file):2: warning: output.title_width is deprecated: put {title:N} in output.text (or text_playing, …) instead"

@@ -5,7 +5,9 @@ import PulseBarSystem
 /// `pulsebar check-config [FILE]` and `pulsebar bands`.
 package enum InfoCommands {
   /// Validates a config file: `FILE: ok` and exit 0 (after a `FILE:LINE: warning: …` line on
-  /// stderr for each warning), or `FILE:LINE: problem` and exit 2.
+  /// stderr for each warning), or `FILE:LINE: problem` and exit 2. When the text line's width
+  /// is known (``FrameRenderer/knownWidth``) a second line says it, in cells: the number a
+  /// bar's `min_width` / `min-width` is worked out from (docs/WIDTHS.md).
   /// With no FILE it checks the default path, where no file at all is fine: the defaults apply,
   /// as they do for `pulsebar run` (a FILE named on the command line must exist).
   package static func checkConfig(path: String?) -> Int32 {
@@ -14,10 +16,15 @@ package enum InfoCommands {
       guard let text = try ConfigLoading.readFile(file, required: path != nil) else {
         return Console.outputOrSayWhy("\(file): no such file; all defaults apply\n") ? 0 : 1
       }
-      for warning in try ConfigParser.read(text, file: file).warnings {
+      let parsed = try ConfigParser.read(text, file: file)
+      for warning in parsed.warnings {
         Console.error("pulsebar: \(warning)\n")
       }
-      return Console.outputOrSayWhy("\(file): ok\n") ? 0 : 1
+      var said = "\(file): ok\n"
+      if let cells = FrameRenderer(format: .text, configuration: parsed.configuration).knownWidth {
+        said += "\(file): the text line is \(cells) cells wide in every state\n"
+      }
+      return Console.outputOrSayWhy(said) ? 0 : 1
     } catch {
       Console.error("pulsebar: \(error)\n")
       return 2
