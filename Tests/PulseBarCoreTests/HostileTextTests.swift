@@ -126,6 +126,9 @@ import Testing
     // A skin tone is a swatch of its own in polybar: the emoji alone.
     #expect(UntrustedText.escaped("👍🏽 ok", as: .polybarLine) == "👍 ok")
     #expect(UntrustedText.escaped("👍🏽 ok", as: .pango) == "👍🏽 ok")
+    // A flag, which polybar draws as two emoji-wide letters, is its two letters there.
+    #expect(UntrustedText.escaped("🇫🇷 Tour", as: .polybarLine) == "FR Tour")
+    #expect(UntrustedText.escaped("🇫🇷 Tour", as: .textLine) == "🇫🇷 Tour")
     #expect(UntrustedText.escaped(family, as: .pango) == family)
     #expect(UntrustedText.escaped(family, as: .json) == family)
     // A joiner in a script's conjunct is no emoji sequence: kept.

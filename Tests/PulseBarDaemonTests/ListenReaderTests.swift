@@ -26,6 +26,8 @@ import Testing
     let lamAlef = try #require(Self.adapted("[\u{2068}لا\u{2069}]\n", for: .polybar))
     #expect(lamAlef == "[\u{FEFB}\u{2007}]\n")
     #expect(Self.adapted("► plain 100%{O0}{x}\n", for: .polybar) == nil)
+    // polybar draws a flag's indicators apart, an emoji wide each: its two letters instead.
+    #expect(Self.adapted("► 🇫🇷🇯🇵 Tour\n", for: .polybar) == "► FRJP Tour\n")
   }
 
   @Test func otherReadersLoseTheEmptyTag() {

@@ -125,7 +125,7 @@ final class MatrixSway {
       modules.append(
         #""custom/p\#(index)": {"exec": "\#(module.listen(world, format: "waybar", bar: "pango"))", "#
           + #""return-type": "json", "format": "{}", "hide-empty-text": true, "tooltip": false, "#
-          + #""restart-interval": 2}"#)
+          + #""restart-interval": 2, "align": 0}"#)
     }
     return """
       {
@@ -143,6 +143,8 @@ final class MatrixSway {
     for (index, module) in MatrixModule.all.enumerated() {
       css += "#custom-l\(index) { background: \(module.left); }\n"
       css += "#custom-r\(index) { background: \(module.right); }\n"
+      // The shipped style's min-width: the module's cells at 10 px a cell (16 px fonts).
+      css += "#custom-p\(index) { min-width: \(module.config.cells * 10)px; }\n"
     }
     return css
   }
@@ -164,6 +166,8 @@ final class MatrixSway {
             interval=persist
             format=raw
             markup=\(module.markup(in: "pango"))
+            min_width=\(String(repeating: "x", count: module.config.cells))
+            align=left
             separator=false
             separator_block_width=0
 
@@ -200,10 +204,21 @@ final class MatrixSway {
   }
 }
 
+/// The font list the shipped polybar snippet gives (its `;   font-N = …` lines).
+enum PolybarFonts {
+  static func shipped() throws -> [String] {
+    let snippet = try readTextFile(Binary.packageRoot + "/config/examples/polybar.ini")
+    let fonts = snippet.split(separator: "\n").filter { $0.hasPrefix(";   font-") }
+      .map { String($0.dropFirst(4)) }
+    try #require(fonts.count > 3, "the polybar snippet lists no fonts")
+    return fonts
+  }
+}
+
 /// Xvfb with polybar on it: the three modules as the shipped snippet, in one font. polybar
-/// draws only from its own fonts (it drops a character none has, with a warning): a user
-/// with CJK and emoji titles lists fonts for them, as this bar does after `monospace`, the
-/// CJK one at 1.25 times the size so that a wide character is two cells (README).
+/// draws only from its own fonts (it drops a character none has, with a warning): this bar
+/// lists the snippet's fonts for every script (the CJK one at 1.25 times the size, so a wide
+/// character is two cells).
 final class MatrixPolybar {
   let xvfb: ChildProcess
   let polybar: ChildProcess
@@ -226,9 +241,7 @@ final class MatrixPolybar {
       height = 30
       background = #000000
       foreground = #ffffff
-      font-0 = monospace:size=12;3
-      font-1 = Noto Sans CJK JP:size=15;3
-      font-2 = Noto Color Emoji:scale=10;2
+      \(try PolybarFonts.shipped().joined(separator: "\n"))
       modules-right = \((0..<3).map { "l\($0) p\($0) r\($0)" }.joined(separator: " "))
 
       """

@@ -1,4 +1,5 @@
 import Glibc
+import PulseBarCore
 import PulseBarTestSupport
 import Testing
 
@@ -47,6 +48,12 @@ enum MatrixConfig: String, CaseIterable {
 
         """
     }
+  }
+
+  /// The cells of this configuration's line with a Latin title: its known width, and the
+  /// template's 54 (`Artist` is the fake player's, 6 cells; it has no width of its own).
+  var cells: Int {
+    self == .template ? 54 : 17
   }
 
   /// The markups this configuration runs in.
@@ -211,13 +218,15 @@ final class MatrixWorld {
     #expect(done != nil, "the fake player did not obey \(command)")
   }
 
-  /// Waits until the plain daemon's state is `state` (and, when given, its title `title`).
+  /// Waits until the plain daemon's state is `state` (and, when given, its title `title`, as
+  /// json carries it: composed, NFC; an empty title is none).
   func waitForState(_ state: String, title: String? = nil, timeout: Double = 20) -> Bool {
     guard let observer else { return false }
+    let expected = title.map { UntrustedText.capped($0) }
     return observer.waitForLine(timeout: timeout) {
       let frame = JSONValue.parse($0)
       return frame?["state"]?.string == state
-        && (title == nil || frame?["title"]?.string == title)
+        && (expected == nil || (frame?["title"]?.string ?? "") == expected)
     } != nil
   }
 }

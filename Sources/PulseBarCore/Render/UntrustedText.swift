@@ -143,6 +143,27 @@ package enum UntrustedText {
     return String(result)
   }
 
+  /// `text` with each regional indicator (a flag is two) written as its ASCII capital:
+  /// 🇫🇷 becomes `FR`. polybar draws each indicator apart, as a letter an emoji wide (a flag
+  /// 35 px for its 2 cells); the letters are the 2 cells counted.
+  package static func flagsAsLetters(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isRegionalIndicator) else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if isRegionalIndicator(scalar), let letter = Unicode.Scalar(scalar.value - 0x1F1E6 + 0x41) {
+        result.append(letter)
+      } else {
+        result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  /// U+1F1E6…U+1F1FF, the regional indicators A…Z.
+  package static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {
+    (0x1F1E6...0x1F1FF).contains(scalar.value)
+  }
+
   /// The emoji modifiers (skin tones), U+1F3FB…U+1F3FF.
   private static func isSkinTone(_ scalar: Unicode.Scalar) -> Bool {
     (0x1F3FB...0x1F3FF).contains(scalar.value)
@@ -165,6 +186,7 @@ package enum UntrustedText {
     }
     let visualOrder = dialect == .polybarLine || dialect == .terminalLine
     if visualOrder && !alone { text = BidiText.visual(text) }
+    if dialect == .polybarLine { text = flagsAsLetters(text) }
     let isolates = !visualOrder && !alone && BidiText.hasRightToLeft(text)
     if isolates { line.append(BidiText.isolateStart) }
     let breaksTags = dialect == .textLine || dialect == .polybarLine

@@ -10,7 +10,8 @@ import PulseBarSystem
 ///   `custom/script` through `sh -c`) does no bidi: each right-to-left value, which the daemon
 ///   isolates (U+2068 … U+2069, ``BidiText``), is written in display order and shaped with GNU
 ///   FriBidi instead, without the isolates (polybar has no glyph for them), and padded with
-///   figure spaces to the cells it had (an Arabic ligature draws two letters in one);
+///   figure spaces to the cells it had (an Arabic ligature draws two letters in one); and a
+///   flag is written as its two letters (``UntrustedText/flagsAsLetters(_:)``);
 /// - **i3blocks** (`BLOCK_NAME` set) and a **terminal** (stdout is one) are not polybar:
 ///   polybar's empty tag `%{O0}`, which the daemon puts between a title's `%` and `{`, is
 ///   taken out, so they show the title's own characters;
@@ -61,8 +62,13 @@ enum ListenReader: Equatable {
       while let range = out.firstRange(of: Self.tagBreak) { out.removeSubrange(range) }
       return out
     case .polybar:
-      guard lines.firstRange(of: Self.isolateStart) != nil else { return nil }
-      return Self.inDisplayOrder(String(decoding: lines, as: UTF8.self))
+      // A regional indicator's UTF-8 starts F0 9F 87.
+      guard
+        lines.firstRange(of: Self.isolateStart) != nil
+          || lines.firstRange(of: [0xF0, 0x9F, 0x87]) != nil
+      else { return nil }
+      let ordered = Self.inDisplayOrder(String(decoding: lines, as: UTF8.self))
+      return Array(UntrustedText.flagsAsLetters(String(decoding: ordered, as: UTF8.self)).utf8)
     }
   }
 
