@@ -16,7 +16,9 @@ enum MatrixConfig: String, CaseIterable {
   case template
 
   /// The template every now-playing cell uses.
-  static let templateText = "{glyph} {bars} {artist} – {title:24} {position}/{length}"
+  /// Every field has a width (`Artist`, the fake player's, is 6 cells): its width is known
+  /// before the daemon answers.
+  static let templateText = "{glyph} {bars} {artist:6} – {title:24} {position}/{length}"
 
   /// The daemon config for this configuration in `markup` (`none`, `pango`, `polybar`). Every
   /// configuration hides when stopped, after 6 s: time to see the stopped line first.
@@ -50,8 +52,8 @@ enum MatrixConfig: String, CaseIterable {
     }
   }
 
-  /// The cells of this configuration's line with a Latin title: its known width, and the
-  /// template's 54 (`Artist` is the fake player's, 6 cells; it has no width of its own).
+  /// The cells of this configuration's line: its known width (the default line's 17, the
+  /// template's 54).
   var cells: Int {
     self == .template ? 54 : 17
   }
