@@ -88,14 +88,15 @@ test: test-deps
 	$(SWIFT) test --skip-build --disable-xctest --xunit-output .build/test-results.xml
 	$(MAKE) lint
 
-## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline,now-playing}.png,
+## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline,now-playing}.png and
+## polybar-{arabic,hebrew,braces}.png,
 ## taken by the real-bar tests (the shipped recipes in Waybar on headless sway and polybar on
 ## Xvfb; now-playing: docs/RECIPES.md)
 screenshots: test-deps
 	$(SWIFT) build --build-tests
 	mkdir -p docs/screenshots
 	PULSEBAR_SCREENSHOTS=$(CURDIR)/docs/screenshots $(SWIFT) test --skip-build --disable-xctest \
-		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar'
+		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar|theTitleIsDrawnAsItsCharacters'
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
 sanitize: test-deps

@@ -14,7 +14,11 @@ struct PolybarTests {
     let display: String
     let logPath: String
 
-    init(desktop: RealBarDesktop, name: String) throws {
+    /// polybar on the shipped module between two markers, or on `config` (a whole config
+    /// whose bar is `[bar/NAME]`, `bar` its NAME).
+    init(
+      desktop: RealBarDesktop, name: String, config custom: String? = nil, bar: String = "pulsebar"
+    ) throws {
       self.name = name
       let directory = desktop.session.directory
       xvfb = try ChildProcess(
@@ -28,30 +32,31 @@ struct PolybarTests {
       let config = directory + "/polybar.ini"
       try desktop.session.write(
         config,
-        """
-        [bar/pulsebar]
-        monitor = screen
-        width = 100%
-        height = 30
-        background = #000000
-        foreground = #ffffff
-        font-0 = monospace:size=12;3
-        modules-right = left pulsebar right
+        custom
+          ?? """
+          [bar/pulsebar]
+          monitor = screen
+          width = 100%
+          height = 30
+          background = #000000
+          foreground = #ffffff
+          font-0 = monospace:size=12;3
+          modules-right = left pulsebar right
 
-        [module/left]
-        type = custom/text
-        content = "  "
-        content-background = \(BarScreenshot.leftMarker)
+          [module/left]
+          type = custom/text
+          content = "  "
+          content-background = \(BarScreenshot.leftMarker)
 
-        [module/right]
-        type = custom/text
-        content = "  "
-        content-background = \(BarScreenshot.rightMarker)
+          [module/right]
+          type = custom/text
+          content = "  "
+          content-background = \(BarScreenshot.rightMarker)
 
-        """ + snippet)
+          """ + snippet)
       logPath = directory + "/polybar.log"
       polybar = try ChildProcess(
-        "sh", ["-c", #"exec polybar -c "$1" pulsebar >"$2" 2>&1"#, "sh", config, logPath],
+        "sh", ["-c", #"exec polybar -c "$1" "$3" >"$2" 2>&1"#, "sh", config, logPath, bar],
         environment: desktop.barEnvironment.merging(["DISPLAY": display]) { $1 })
     }
 

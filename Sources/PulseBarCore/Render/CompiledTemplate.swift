@@ -79,6 +79,8 @@ struct CompiledTemplate {
       // `{volume}` is ours ("40%", digits and a percent sign): no polybar tag can form in it.
       if fields[item] == .volume, let text {
         line.append(Array(text.utf8))
+      } else if let text, width > 0 {
+        UntrustedText.appendFitted(text, as: dialect.values, to: &line)
       } else if let text {
         UntrustedText.append(text, as: dialect.values, to: &line)
       }

@@ -28,7 +28,7 @@ struct LyricLines {
           var escaped = ByteLine()
           if width > 0 {
             let fitted = TextCells.fit(UntrustedText.sanitized(line.text), cells: width)
-            UntrustedText.append(fitted, as: dialect, to: &escaped)
+            UntrustedText.appendFitted(fitted, as: dialect, to: &escaped)
           } else {
             UntrustedText.append(line.text, as: dialect, to: &escaped)
           }

@@ -227,6 +227,21 @@ package enum UntrustedText {
     if isolates { line.append(BidiText.isolateEnd) }
   }
 
+  /// Appends `fitted` (a value ``TextCells/fit(_:cells:)`` cut and padded) escaped for
+  /// `dialect`, its padding after the value rather than in it: a right-to-left value is
+  /// isolated or put in display order without the figure spaces, which would otherwise go to
+  /// its left.
+  package static func appendFitted(_ fitted: String, as dialect: Dialect, to line: inout ByteLine) {
+    var value = Substring(fitted)
+    var padding = 0
+    while value.last == TextCells.padding {
+      value.removeLast()
+      padding += 1
+    }
+    append(String(value), as: dialect, to: &line)
+    for _ in 0..<padding { line.append(TemplateRenderer.figureSpace) }
+  }
+
   /// The Pango entity for `&`, `<` and `>`.
   private static func entity(for scalar: Unicode.Scalar) -> StaticString? {
     switch scalar {
