@@ -156,7 +156,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       handOver.mixing.withLock { $0.reset(keys: keys) }
     case .startGeneration(let marking, let sourceName):
       buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
-    case .armTimer(let time): timer?.arm(after: time - monotonicSeconds())
+    case .armTimer(let time): timer?.arm(after: time - driver.now)
     case .publish(let status): buffer.publish(status)
     case .log(let line): log(line)
     case .debug(let line): debug?(line)

@@ -127,7 +127,7 @@ final class PulseConnection: PulseCallbackTarget {
     case .startGeneration(let marking, let sourceName):
       buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
     case .armTimer(let time):
-      timer.arm(at: time, userdata: userdata) { _, _, _, userdata in
+      timer.arm(after: time - driver.now, userdata: userdata) { _, _, _, userdata in
         PulseConnection.from(userdata).send(.timerFired)
       }
     case .publish(let status): buffer.publish(status)

@@ -66,7 +66,7 @@ package final class TerminalDelivery: FrameDelivery {
       wakePending = false
     }
     guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
-    meter.frame()
+    meter.frame(now: info.clock ?? 0)
     let figures = socketFigures?() ?? (clients: 0, dropped: 0)
     // Seconds from sound to the first frame that shows it, estimated as one frame of audio.
     let latency = Double(pipeline.hopFrames) / Double(pipeline.sampleRate)
