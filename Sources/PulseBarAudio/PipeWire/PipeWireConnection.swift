@@ -72,7 +72,8 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       CaptureCore(
         CaptureConfiguration(
           namedSource: nil, scope: settings.scope, sampleRate: settings.sampleRate,
-          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false)))
+          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false,
+          parentOf: { ProcessTable.parent(of: $0) })))
     watch = PipeWireGraphWatch(threadLoop: threadLoop)
     handOver = PipeWireHandOver(sampleRate: settings.sampleRate)
     monitor = PipeWireMonitorStream(

@@ -42,7 +42,8 @@ final class PulseConnection: PulseCallbackTarget {
     driver = CaptureCoreDriver(
       CaptureCore(
         CaptureConfiguration(
-          namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate))
+          namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate,
+          parentOf: { ProcessTable.parent(of: $0) }))
     )
     streams = PulseRecordStreams(buffer: buffer)
     timer = PulseTimer(api: api)
