@@ -36,8 +36,8 @@ extension PlayerCore {
   /// Whether `metadata` names another track than `player` plays: another title, URL or length
   /// (the art, album or lyric may come later for the same track).
   static func isAnotherTrack(_ metadata: Metadata, than player: PlayerRegistry.Player) -> Bool {
-    metadata.title != player.title || metadata.url != player.url
-      || metadata.length != player.length
+    metadata.title != player.track.title || metadata.url != player.track.url
+      || metadata.length != player.track.length
   }
 
   /// Asks `name` for its `Position`. With a read in flight, none is asked, unless the track
