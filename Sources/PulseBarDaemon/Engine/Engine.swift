@@ -313,7 +313,7 @@ package final class Engine<Clock: EngineClock> {
     if plan.playerSettingsChanged { playerSettings?.post(configuration) }
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
-    for delivery in deliveries { delivery.configurationChanged(configuration) }
+    for delivery in deliveries { delivery.reload(plan) }
     syncConsumers(force: true, telling: change)
     let now = now ?? clock.now()
     perform(core.eventFrame(at: now), at: now)

@@ -37,13 +37,12 @@ package final class TerminalDelivery: FrameDelivery {
     requestRedraw()
   }
 
-  /// Follows a reload's format and bar count, as stdout does (the view draws the bar count),
-  /// and its bubble glyphs.
-  package func configurationChanged(_ configuration: Configuration) {
+  /// Follows a reload's format and bar count as planned (``ReloadPlan/outputKey``), as stdout
+  /// does (the view draws the bar count), and its bubble glyphs.
+  package func reload(_ plan: ReloadPlan) {
     confinement.check("TerminalDelivery")
-    view.reconfigure(configuration)
-    let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
-    guard newKey != key else { return }
+    view.reconfigure(plan.applied)
+    guard let newKey = plan.outputKey else { return }
     key = newKey
     wantedKeys = [newKey]
     keysVersion &+= 1
