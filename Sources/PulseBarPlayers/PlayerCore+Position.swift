@@ -8,12 +8,9 @@ import PulseBarCore
 /// `time-pos` still holds it), and the read the second signal wanted was dropped while the
 /// first was in flight: the old track's position then ran on (json 39.2 s, then 47.6 s, while
 /// mpv said 16.3 s). So a new track starts at 0 where it was announced (unless the message
-/// says a position), every read asked before it no longer counts, it is read at once and read
-/// again ``settleSeconds`` later, when the player has settled.
+/// says a position), every read asked before it no longer counts, and it is read at once and
+/// again until two reads agree (``PositionSettling``).
 extension PlayerCore {
-  /// How long after a track change its position is read once more.
-  package static let settleSeconds = 0.5
-
   /// Applies `properties` to each of `names` at the event's time; says whether the track,
   /// the status or the rate was among them (the position moves differently from then on).
   @discardableResult
@@ -25,7 +22,7 @@ extension PlayerCore {
       {
         if properties.position == nil { properties.position = 0 }
         requestPosition(of: name, superseding: true)
-        settling[name] = now + Self.settleSeconds
+        settling[name] = PositionSettling(changedAt: now)
       }
       registry.apply(properties, to: name, at: now)
     }

@@ -13,9 +13,17 @@ extension PlayerCore {
       positionCalls[busName] = nil
       guard case .position(let sender?, let position?) = reply,
         registry.isOwner(busName, sender)
-      else { return }
+      else {
+        if settling[busName]?.failed(at: now) == true { settling[busName] = nil }
+        return
+      }
       registry.update(busName, position: position, at: now)
       changed = true
+      if let read = registry.players[busName]?.position,
+        settling[busName]?.answered(read, at: now) == true
+      {
+        settling[busName] = nil
+      }
     case .processID(let owner):
       // Only the bus itself says who a connection is, and only a process id in the kernel's
       // range counts (NaN fails the comparisons).

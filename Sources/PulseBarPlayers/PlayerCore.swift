@@ -27,8 +27,8 @@ package struct PlayerCore: Sendable {
   var propertiesCalls: [String: (call: UInt64, askAgain: Bool)] = [:]
   /// The `Position` read that counts for each player (a newer track supersedes older reads).
   var positionCalls: [String: UInt64] = [:]
-  /// When each player's position is read again after its track changed.
-  var settling: [String: Double] = [:]
+  /// The players whose position is being read again after their track changed.
+  var settling: [String: PositionSettling] = [:]
   var silentRetries = SilentPlayerRetries()
   /// Whose signals are heard, and who is muted for a flood.
   var signals = PlayerSignalFollowing()
@@ -43,7 +43,8 @@ package struct PlayerCore: Sendable {
 
   /// When the core next has something to do with no message (a tick is due), or `nil`.
   package var nextDue: Double? {
-    [signals.nextDue, silentRetries.nextDue, settling.values.min()].compactMap { $0 }.min()
+    [signals.nextDue, silentRetries.nextDue, settling.values.compactMap(\.due).min()]
+      .compactMap { $0 }.min()
   }
 
   /// Handles `event`, which happened at `now` (monotonic seconds, read once per turn by the
@@ -112,8 +113,9 @@ package struct PlayerCore: Sendable {
       for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
     }
     for name in silentRetries.due(at: now) { requestProperties(of: name) }
-    for (name, due) in settling.sorted(by: { $0.key < $1.key }) where due <= now {
-      settling[name] = nil
+    for (name, settle) in settling.sorted(by: { $0.key < $1.key })
+    where settle.due.map({ $0 <= now }) == true {
+      settling[name]?.asked()
       requestPosition(of: name, superseding: true)
     }
     if changed {

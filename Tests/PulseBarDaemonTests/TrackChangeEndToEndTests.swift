@@ -27,9 +27,9 @@ struct TrackChangeEndToEndTests {
       try Self.mpv(["OpenUri", "string:file://" + file], environment: environment)
       let shownTitle = desktop.waitForFrame(timeout: 5) { $0.string("title") == title }
       #expect(shownTitle != nil, "change \(change): \(title) never shown")
-      // Plays a while (0.6 to 0.8 s: past the settling read), then the next frame and mpv's
-      // position.
-      let wait = 0.6 + Double(change % 3) * 0.1
+      // Plays a while (1.1 to 1.3 s: past two settling reads, so a late start is caught), then
+      // the next frame and mpv's position.
+      let wait = 1.1 + Double(change % 3) * 0.1
       let frames = desktop.daemon.readLines(for: wait)
       guard let line = desktop.daemon.readLine(timeout: 2) else {
         Issue.record("change \(change): no frame")

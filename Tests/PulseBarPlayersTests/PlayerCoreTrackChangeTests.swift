@@ -112,17 +112,17 @@ import Testing
         script.answer(id, with: reply, at: at)
       }
       // The settling read, then the check.
-      script.send(.tick, at: time + 0.65)
-      answerReads(&script, truth: truth, at: time + 0.66)
+      script.send(.tick, at: time + 0.7)
+      answerReads(&script, truth: truth, at: time + 0.71)
       if pauseAcross {
-        #expect(abs(script.position(at: time + 0.7)! - truth.at(time + 0.7)) <= 0.1)
+        #expect(abs(script.position(at: time + 0.75)! - truth.at(time + 0.75)) <= 0.1)
         time += 1
         truth.play(true, at: time)
         script.changed(PlayerProperties(status: .playing), at: time)
         answerReads(&script, truth: truth, at: time + 0.005)
         kinds["pause across", default: 0] += 1
       }
-      for check in [time + 1, time + 0.7] {
+      for check in [time + 1, time + 0.75] {
         let error = abs(script.position(at: check)! - truth.at(check))
         worst = max(worst, error)
         #expect(
