@@ -27,7 +27,6 @@ final class PlayerSession {
   /// The core said someone floods the bus: the loop pauses before it reads again.
   private var flooded = false
 
-  static let playerInterface = PlayerCore.playerInterface
   static let playerPath = "/org/mpris/MediaPlayer2"
   /// How long a player may take to answer (sd-bus's default is 25 s).
   static let methodTimeoutMicroseconds: UInt64 = 2_000_000
