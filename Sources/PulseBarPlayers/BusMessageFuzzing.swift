@@ -87,7 +87,7 @@ package enum BusMessageFuzzing {
     else { return nil }
     let message = BusMessage(adopting: raw)
     var program = Program(bytes: input)
-    guard append(string: PlayerSession.playerInterface, to: raw),
+    guard append(string: PlayerCore.playerInterface, to: raw),
       sd_bus_message_open_container(raw, CChar(UInt8(ascii: "a")), "{sv}") >= 0,
       program.build(into: raw, depth: 0),
       sd_bus_message_close_container(raw) >= 0,
@@ -96,7 +96,7 @@ package enum BusMessageFuzzing {
       sd_bus_message_seal(raw, 1, 0) >= 0,
       sd_bus_message_rewind(raw, 1) >= 0
     else { return nil }
-    guard message.readString() == PlayerSession.playerInterface else { return nil }
+    guard message.readString() == PlayerCore.playerInterface else { return nil }
     return message.readPlayerProperties()
   }
 

@@ -25,7 +25,7 @@ extension PlayerControl {
       let set = try connection.methodCall(
         destination: busName, path: PlayerSession.playerPath,
         interface: propertiesInterface, member: "Set",
-        arguments: [PlayerSession.playerInterface, "Volume"])
+        arguments: [PlayerCore.playerInterface, "Volume"])
       try set.appendVariant(double: change.level(from: current))
       _ = try connection.call(set, timeoutSeconds: secondsLeft(until: deadline))
     case .seek(let microseconds):
@@ -52,7 +52,7 @@ extension PlayerControl {
   ) throws(BusError) -> BusMessage {
     try connection.methodCall(
       destination: busName, path: PlayerSession.playerPath,
-      interface: PlayerSession.playerInterface, member: member)
+      interface: PlayerCore.playerInterface, member: member)
   }
 
   /// The reply to `Properties.Get` of the player's property `name`, positioned at its `v`.
@@ -61,7 +61,7 @@ extension PlayerControl {
   ) throws(BusError) -> BusMessage {
     let get = try connection.methodCall(
       destination: busName, path: PlayerSession.playerPath, interface: propertiesInterface,
-      member: "Get", arguments: [PlayerSession.playerInterface, name])
+      member: "Get", arguments: [PlayerCore.playerInterface, name])
     return try connection.call(get, timeoutSeconds: secondsLeft(until: deadline))
   }
 }

@@ -202,7 +202,7 @@ package enum PlayerControl {
         let call = try connection.methodCall(
           destination: busName, path: PlayerSession.playerPath,
           interface: "org.freedesktop.DBus.Properties", member: "Get",
-          arguments: [PlayerSession.playerInterface, "PlaybackStatus"])
+          arguments: [PlayerCore.playerInterface, "PlaybackStatus"])
         let cookie = try connection.callAsync(
           call, context: context, timeoutMicroseconds: statusDeadlineMicroseconds,
           handler: { message, context, _ in

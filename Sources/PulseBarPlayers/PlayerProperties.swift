@@ -4,13 +4,24 @@ import PulseBarCore
 
 /// The `Player` properties pulsebar reads from a message (``BusMessage/readPlayerProperties()``);
 /// `nil` for what the message did not carry (or carried with the wrong type).
-struct PlayerProperties: Equatable {
-  var status: PlayerStatus?
-  var metadata: Metadata?
+package struct PlayerProperties: Sendable, Equatable {
+  package var status: PlayerStatus?
+  package var metadata: Metadata?
   /// `Position`, microseconds, within ``PlayerValueBounds``.
-  var position: Int64?
+  package var position: Int64?
   /// `Rate`, within ``PlayerValueBounds/rateRange``.
-  var rate: Double?
+  package var rate: Double?
   /// `Volume`, within ``PlayerValueBounds/volume(_:)``.
-  var volume: Double?
+  package var volume: Double?
+
+  package init(
+    status: PlayerStatus? = nil, metadata: Metadata? = nil, position: Int64? = nil,
+    rate: Double? = nil, volume: Double? = nil
+  ) {
+    self.status = status
+    self.metadata = metadata
+    self.position = position
+    self.rate = rate
+    self.volume = volume
+  }
 }

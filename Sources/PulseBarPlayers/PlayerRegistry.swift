@@ -23,15 +23,9 @@ package struct PlayerRegistry: Sendable {
     /// for a name listed at start-up until its first reply names the owner.
     package var owner: String?
     package var status: PlayerStatus = .stopped
-    package var title: String?
-    package var artist: String?
-    package var album: String?
-    package var length: Double?
-    /// `xesam:url` and `xesam:asText`: where a synced lyric may be.
-    package var url: String?
-    package var text: String?
-    /// `mpris:artUrl` (``ArtFinder``).
-    package var artURL: String?
+    /// What it plays: its `Metadata`, replaced whole at each change (its URL and text say where
+    /// a synced lyric may be, its art URL the art colours: ``LyricFinder``, ``ArtFinder``).
+    package var track = Metadata()
     /// Where playback was (``PlaybackPosition``: `Position` as last read, its `Rate`, when),
     /// or `nil` while the player has not said.
     package var position: PlaybackPosition?
@@ -135,7 +129,7 @@ package struct PlayerRegistry: Sendable {
     if player.position == nil {
       player.position = PlaybackPosition(
         microseconds: microseconds, at: time, rate: 1, status: player.status,
-        length: player.length)
+        length: player.track.length)
     } else {
       player.position!.seeked(to: microseconds, at: time)
     }
@@ -167,13 +161,7 @@ package struct PlayerRegistry: Sendable {
   /// `Metadata` changed (the whole of it: missing keys are gone).
   package mutating func update(_ busName: String, metadata: Metadata) {
     guard var player = players[busName] else { return }
-    player.title = metadata.title
-    player.artist = metadata.artist
-    player.album = metadata.album
-    player.length = metadata.length
-    player.url = metadata.url
-    player.text = metadata.text
-    player.artURL = metadata.artURL
+    player.track = metadata
     player.position?.length = metadata.length
     players[busName] = player
   }
@@ -190,7 +178,8 @@ package struct PlayerRegistry: Sendable {
     guard let player = active else { return nil }
     return NowPlaying(
       player: String(player.busName.dropFirst(Self.busNamePrefix.count)), status: player.status,
-      title: player.title, artist: player.artist, album: player.album, length: player.length,
+      title: player.track.title, artist: player.track.artist, album: player.track.album,
+      length: player.track.length,
       position: player.position?.microseconds, rate: player.position?.rate ?? 1,
       positionTime: player.position?.sampledAt ?? 0,
       processID: player.owner.flatMap { processIDs[$0] }, desktopEntry: player.desktopEntry,
@@ -201,7 +190,7 @@ package struct PlayerRegistry: Sendable {
 extension PlayerRegistry.Player {
   /// What its lyric depends on (``LyricFinder``).
   var lyricTrack: LyricFinder.Track {
-    .init(url: url, artist: artist, title: title, text: text)
+    .init(url: track.url, artist: track.artist, title: track.title, text: track.text)
   }
 
   /// What ``PlayerPreference`` weighs of it.

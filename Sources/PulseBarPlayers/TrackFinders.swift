@@ -30,7 +30,7 @@ struct TrackFinders {
   ) {
     let active = registry.active
     let lyric = lyrics.lyric(for: active?.lyricTrack, debug: debug)
-    let palette = art.palette(for: active?.artURL, debug: debug)
+    let palette = art.palette(for: active?.track.artURL, debug: debug)
     published.publish(registry, lyric: lyric, artPalette: palette)
   }
 }

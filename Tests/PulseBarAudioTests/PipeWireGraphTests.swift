@@ -102,7 +102,7 @@ import Testing
     ] {
       let plan = PlayerCapturePlan(
         selection: PlayerStreamSelection(scope: scope), player: player, streams: nil,
-        onOutput: nil)
+        onOutput: nil, parentOf: { _ in nil })
       #expect(plan.target == .output(reason) && !plan.othersPlay && plan.recorded.isEmpty)
     }
   }

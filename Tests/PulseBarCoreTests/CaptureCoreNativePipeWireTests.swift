@@ -32,7 +32,7 @@ import Testing
       1.1, .streamUpdated(Script.input(40, sink: 1)),
       "open#2 input 40 quantum48000; mix #2; uncork#1; status running 'mpv (node 40)'"),
     Step(1.2, .recordStreamReady(.init(2)), ""),
-    Step(1.3, .fragment(.init(2), frames: 1), "cork#1"),
+    Step(1.3, .delivered(.init(2)), "cork#1"),
   ]
 
   /// The player's node 40 is recorded, delivers (the monitor goes inactive), is moved to sink
@@ -60,7 +60,7 @@ import Testing
           + " open#4 input 40 quantum48000; mix #4; status running 'mpv (node 40)'"),
       Step(2.1, .recordStreamReady(.init(3)), ""),
       Step(2.2, .recordStreamReady(.init(4)), ""),
-      Step(2.3, .fragment(.init(4), frames: 1), "cork#3"),
+      Step(2.3, .delivered(.init(4)), "cork#3"),
     ]
 
   /// A reload to `input.scope = output` while the player's node is recorded: its stream is
@@ -103,7 +103,7 @@ import Testing
     for (time, event) in [
       (1.0, CaptureEvent.playerChanged(Script.mpv())),
       (1.1, .streamUpdated(Script.input(40, sink: 1))),
-      (1.2, .recordStreamReady(.init(2))), (1.3, .fragment(.init(2), frames: 1)),
+      (1.2, .recordStreamReady(.init(2))), (1.3, .delivered(.init(2))),
       (2.0, .playerChanged(nil)), (2.1, .streamRemoved(40)),
     ] {
       for case .debug(let line) in core.handle(event, at: time)

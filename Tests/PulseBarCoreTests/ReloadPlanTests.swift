@@ -15,6 +15,7 @@ import Testing
       configuration.channels = .stereo
       configuration.fps = 30
     case "fps": configuration.fps = 30
+    case "format": configuration.format = .json
     case "glyphs and markup":
       configuration.barGlyphs = ["a", "b"]
       configuration.markup = .pango
@@ -82,6 +83,22 @@ import Testing
     #expect(plan.captureFormatChanged == captureFormat, "\(name)")
     #expect(plan.scopeChange == scope, "\(name)")
     #expect(plan.playerSettingsChanged == playerSettings, "\(name)")
+  }
+
+  /// The consumer stdout and the terminal take (``ReloadPlan/outputKey``): the new format and
+  /// bar count when either changed, else none; decided here, so they do not check again.
+  @Test(
+    arguments: [
+      ("nothing", false), ("bars", true), ("format", true), ("glyphs and markup", false),
+      ("stereo and fps", false), ("socket and bars", true), ("scope", false),
+    ] as [(String, Bool)])
+  func theOutputKeyChangesWithTheFormatOrBars(name: String, changes: Bool) {
+    let running = Configuration()
+    var reloaded = running
+    Self.change(name, &reloaded)
+    let plan = ReloadPlan(running: running, reloaded: reloaded, sampleRate: 48000)
+    let key = ConsumerKey(format: reloaded.format, bars: reloaded.bars)
+    #expect(plan.outputKey == (changes ? key : nil), "\(name)")
   }
 
   @Test("a bar count the transform cannot lay out refuses the whole file, checked once here")

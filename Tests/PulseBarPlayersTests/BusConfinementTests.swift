@@ -57,9 +57,9 @@ import Testing
     @Test func playerSignalsUsedOffTheSessionsThreadStopADebugBuild() async {
       await #expect(processExitsWith: .failure) {
         let bus = try Self.privateBus()
-        let signals = PlayerSignals(connection: try BusConnection(), debug: { _ in })
-        _ = signals.admits(":1.5", now: 0)
-        PosixThread.spawn { _ = signals.admits(":1.5", now: 0) }.join()
+        let signals = PlayerSignals(connection: try BusConnection())
+        signals.unfollow(":1.5")
+        PosixThread.spawn { signals.unfollow(":1.5") }.join()
         bus.stop()
       }
     }

@@ -48,7 +48,7 @@ import Testing
     registry.update(Self.mpv, status: .playing)
     registry.appeared(Self.mpv, owner: ":1.2")
     #expect(registry.nowPlaying == nil, "not shown until the new owner answers")
-    #expect(registry.players[Self.mpv]?.title == nil)
+    #expect(registry.players[Self.mpv]?.track.title == nil)
     #expect(
       registry.names(ownedBy: ":1.1").isEmpty && registry.names(ownedBy: ":1.2") == [Self.mpv])
     // The same owner again (a repeated signal) keeps what it said.

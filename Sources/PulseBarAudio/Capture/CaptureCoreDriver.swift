@@ -8,6 +8,9 @@ import PulseBarSystem
 /// their core through one. Not `Sendable`: the compiler keeps it with the adapter that owns it.
 final class CaptureCoreDriver {
   private(set) var core: CaptureCore
+  /// When the event being handled (or the last one) happened: the capture's one reading of the
+  /// clock per event, which its adapter's timers count from.
+  private(set) var now = 0.0
   private var pending: [CaptureEvent] = []
   private var handling = false
 
@@ -24,7 +27,8 @@ final class CaptureCoreDriver {
     defer { handling = false }
     var next: CaptureEvent? = event
     while let event = next {
-      for action in core.handle(event, at: monotonicSeconds()) { perform(action) }
+      now = monotonicSeconds()
+      for action in core.handle(event, at: now) { perform(action) }
       next = pending.isEmpty ? nil : pending.removeFirst()
     }
   }

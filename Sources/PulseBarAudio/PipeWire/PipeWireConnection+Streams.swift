@@ -62,7 +62,7 @@ extension PipeWireConnection {
       if stream.ended {
         events.append(.recordStreamEnded(stream.id))
       } else if stream.deliveryUntold() {
-        events.append(.fragment(stream.id, frames: 1))
+        events.append(.delivered(stream.id))
       }
     }
     for event in events { send(event) }

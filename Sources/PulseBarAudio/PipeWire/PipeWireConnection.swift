@@ -72,7 +72,8 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       CaptureCore(
         CaptureConfiguration(
           namedSource: nil, scope: settings.scope, sampleRate: settings.sampleRate,
-          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false)))
+          wording: .pipeWire, recordingFollowsMoves: true, keepsPausedStreams: false,
+          parentOf: { ProcessTable.parent(of: $0) })))
     watch = PipeWireGraphWatch(threadLoop: threadLoop)
     handOver = PipeWireHandOver(sampleRate: settings.sampleRate)
     monitor = PipeWireMonitorStream(
@@ -156,7 +157,7 @@ final class PipeWireConnection: PipeWireCallbackTarget {
       handOver.mixing.withLock { $0.reset(keys: keys) }
     case .startGeneration(let marking, let sourceName):
       buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
-    case .armTimer(let time): timer?.arm(after: time - monotonicSeconds())
+    case .armTimer(let time): timer?.arm(after: time - driver.now)
     case .publish(let status): buffer.publish(status)
     case .log(let line): log(line)
     case .debug(let line): debug?(line)

@@ -42,7 +42,8 @@ final class PulseConnection: PulseCallbackTarget {
     driver = CaptureCoreDriver(
       CaptureCore(
         CaptureConfiguration(
-          namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate))
+          namedSource: settings.sourceName, scope: settings.scope, sampleRate: settings.sampleRate,
+          parentOf: { ProcessTable.parent(of: $0) }))
     )
     streams = PulseRecordStreams(buffer: buffer)
     timer = PulseTimer(api: api)
@@ -127,7 +128,7 @@ final class PulseConnection: PulseCallbackTarget {
     case .startGeneration(let marking, let sourceName):
       buffer.startGeneration(markingSwitch: marking, sourceName: sourceName)
     case .armTimer(let time):
-      timer.arm(at: time, userdata: userdata) { _, _, _, userdata in
+      timer.arm(after: time - driver.now, userdata: userdata) { _, _, _, userdata in
         PulseConnection.from(userdata).send(.timerFired)
       }
     case .publish(let status): buffer.publish(status)

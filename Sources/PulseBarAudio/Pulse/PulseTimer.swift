@@ -3,7 +3,7 @@ import Glibc
 import PulseBarSystem
 
 /// The capture's one timer (``CaptureAction/armTimer(at:)``): a time event of the mainloop's
-/// api, made on the first ``arm(at:userdata:fired:)`` and restarted by every later one (one
+/// api, made on the first ``arm(after:userdata:fired:)`` and restarted by every later one (one
 /// pending time at a time), freed for good by ``free()``, after which arming does nothing.
 ///
 /// It holds no reference to whoever it wakes: its callback gets the `userdata` it was armed
@@ -17,12 +17,12 @@ final class PulseTimer {
 
   init(api: UnsafeMutablePointer<pa_mainloop_api>) { self.api = api }
 
-  /// Arms the timer to fire at `time` (monotonic seconds), replacing what it was armed for;
-  /// `fired` runs then with `userdata`.
-  func arm(at time: Double, userdata: UnsafeMutableRawPointer, fired: pa_time_event_cb_t) {
+  /// Arms the timer to fire `seconds` from now, replacing what it was armed for; `fired` runs
+  /// then with `userdata`.
+  func arm(after seconds: Double, userdata: UnsafeMutableRawPointer, fired: pa_time_event_cb_t) {
     confinement.check("PulseTimer")
     guard !isFreed else { return }
-    let seconds = max(0, time - monotonicSeconds())
+    let seconds = max(0, seconds)
     var when = timeval()
     gettimeofday(&when, nil)
     pa_timeval_add(&when, UInt64((seconds * 1_000_000).rounded()))

@@ -8,7 +8,8 @@ package struct CaptureConfiguration: Sendable {
   /// The rate the streams record at (what counts the onset fragment's half second).
   package var sampleRate: Int
   package var wording: CaptureWording
-  /// A process's parent (``ProcessTable/parent(of:root:)``), for ``PlayerStreamSelection``.
+  /// A process's parent, for ``PlayerStreamSelection``: the adapter passes the system's process
+  /// table (``ProcessTable/parent(of:root:)``), the tests their own; the core reads no `/proc`.
   package var parentOf: @Sendable (Int32) -> Int32?
   /// A record stream on a playback stream follows it to another sink (native PipeWire: it
   /// targets the node); else it is made again there (libpulse: a monitor stream on a sink
@@ -22,8 +23,7 @@ package struct CaptureConfiguration: Sendable {
   package init(
     namedSource: String?, scope: CaptureScope, sampleRate: Int,
     wording: CaptureWording = .pulseAudio, recordingFollowsMoves: Bool = false,
-    keepsPausedStreams: Bool = true,
-    parentOf: @escaping @Sendable (Int32) -> Int32? = { ProcessTable.parent(of: $0) }
+    keepsPausedStreams: Bool = true, parentOf: @escaping @Sendable (Int32) -> Int32?
   ) {
     self.namedSource = namedSource
     self.scope = scope

@@ -63,6 +63,10 @@ package struct CaptureCore: Sendable {
     case .recordStreamRefused(let id, let reason): recordStreamGone(id, reason: reason)
     case .recordStreamMoved(let id, let source): recordStreamMoved(id, to: source)
     case .fragment(let id, let frames): fragment(id, frames: frames)
+    case .delivered(let id):
+      if player.delivered(id, wording: configuration.wording, actions: &actions) {
+        updateActivity()
+      }
     }
     if published != emitted {
       emitted = published

@@ -54,4 +54,7 @@ package enum CaptureEvent: Sendable, Equatable {
   /// A record stream delivered a fragment of `frames` sample frames. Runs once per fragment:
   /// its handling allocates nothing unless it has something to do.
   case fragment(RecordStreamID, frames: Int)
+  /// A record stream delivered its first audio, with no fragment to count (native PipeWire:
+  /// the loop hears of the data thread's first quantum, whose size is the graph's).
+  case delivered(RecordStreamID)
 }

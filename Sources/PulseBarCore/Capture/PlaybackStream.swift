@@ -1,5 +1,6 @@
-/// One playback stream as the audio server describes it: a PulseAudio sink input or a PipeWire
-/// stream node, with the properties that tie it to an application.
+/// One playback stream as the audio server describes it (a PulseAudio sink input, a PipeWire
+/// stream node `Stream/Output/Audio`): its id, whether it plays, and the properties that tie it
+/// to an application, which is all the player's selection (``PlayerStreamSelection``) reads.
 package struct PlaybackStream: Sendable, Equatable {
   /// The sink-input index or the node's id.
   package var id: UInt32

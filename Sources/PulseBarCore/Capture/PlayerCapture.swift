@@ -185,12 +185,21 @@ package struct PlayerCapture: Sendable, Equatable {
     _ id: RecordStreamID, frames: Int, wording: CaptureWording, actions: inout [CaptureAction]
   ) -> Bool {
     guard let index = index(of: id), !streams[index].parked else { return false }
-    let first = !streams[index].delivered
-    streams[index].delivered = true
     if streams[index].fragment.recorded(frames: frames, streamReady: streams[index].ready) {
       actions.append(.setFragment(id, .steady))
     }
-    guard first else { return false }
+    return delivered(id, wording: wording, actions: &actions)
+  }
+
+  /// Stream `id` delivered audio. True when it was its first: the hand-over, after which the
+  /// output's fragments stop (said at `-v`).
+  package mutating func delivered(
+    _ id: RecordStreamID, wording: CaptureWording, actions: inout [CaptureAction]
+  ) -> Bool {
+    guard let index = index(of: id), !streams[index].parked, !streams[index].delivered else {
+      return false
+    }
+    streams[index].delivered = true
     let what = streams[index].serverStream
     actions.append(
       .debug("\(wording.server): \(wording.stream) \(what) delivers; the output's audio stops"))

@@ -21,7 +21,7 @@ package struct PlayerCapturePlan: Sendable, Equatable {
   /// gives a process's parent (``ProcessTable/parent(of:root:)``).
   package init(
     selection: PlayerStreamSelection, player: PlayerAudioIdentity?, streams: [PlaybackStream]?,
-    onOutput: [PlaybackStream]?, parentOf: (Int32) -> Int32? = { ProcessTable.parent(of: $0) }
+    onOutput: [PlaybackStream]?, parentOf: (Int32) -> Int32?
   ) {
     guard let streams else {
       target = selection.scope == .player ? .output(.noPlayer) : .output(.scopeIsOutput)

@@ -33,7 +33,7 @@ package struct ServerStreamTable: Sendable, Equatable {
   package func activity(onSink sink: UInt32) -> StreamActivity {
     var result = StreamActivity.none
     for stream in streams.values where stream.sink == sink {
-      if stream.running { return .running }
+      if stream.playback.running { return .running }
       result = .corked
     }
     return result

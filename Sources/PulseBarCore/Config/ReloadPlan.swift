@@ -8,7 +8,7 @@
 /// are named in one log line; everything else applies at once (bars, format, channels and
 /// fps, whose capture follows; glyphs, analysis, scene, bubbles, output). The new pipeline
 /// always continues the old one (its time, scene, player and whose audio plays), and every
-/// delivery is told the new configuration.
+/// delivery is handed the plan (stdout and the terminal take ``outputKey`` as it is).
 package struct ReloadPlan: Equatable, Sendable {
   /// The configuration to run from now on: the reloaded one, with the restart-only keys at
   /// their running values.
@@ -26,6 +26,9 @@ package struct ReloadPlan: Equatable, Sendable {
   /// The players' thread's settings changed (`players.*`, `lyrics.directory`,
   /// `colors.from_art`, `colors.background`): they are posted to it.
   package var playerSettingsChanged: Bool
+  /// The new consumer of the deliveries that follow the config's format and bar count (stdout,
+  /// the terminal) when either changed, else `nil`: they take it as it is.
+  package var outputKey: ConsumerKey?
 
   /// The plan for `reloaded` while `running` runs (the configuration last applied) at
   /// `sampleRate`.
@@ -50,6 +53,8 @@ package struct ReloadPlan: Equatable, Sendable {
       bars: applied.bars, configuration: applied, sampleRate: sampleRate)
     captureFormatChanged = applied.channels != running.channels || applied.fps != running.fps
     scopeChange = applied.scope != running.scope ? applied.scope : nil
+    let key = ConsumerKey(format: applied.format, bars: applied.bars)
+    outputKey = key != ConsumerKey(format: running.format, bars: running.bars) ? key : nil
     playerSettingsChanged =
       applied.players != running.players || applied.lyricsDirectory != running.lyricsDirectory
       || ArtSettings(applied) != ArtSettings(running)

@@ -23,9 +23,9 @@ package final class DescriptorDelivery: FrameDelivery {
     wantedKeys = [key]
   }
 
-  package func configurationChanged(_ configuration: Configuration) {
-    let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
-    guard newKey != key else { return }
+  /// Takes a reload's new format and bar count (``ReloadPlan/outputKey``) as planned.
+  package func reload(_ plan: ReloadPlan) {
+    guard let newKey = plan.outputKey else { return }
     key = newKey
     wantedKeys = [newKey]
     keysVersion &+= 1

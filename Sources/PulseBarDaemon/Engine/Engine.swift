@@ -123,16 +123,17 @@ package final class Engine<Clock: EngineClock> {
       &wakes.poll, timeoutMilliseconds: timeout, driven: driven, audioWanted: queuedHops == 0)
     health.beginWork()
     if result == .suspended { return .suspended }
+    // The turn's one reading of the time: everything it handles happened at `now`.
+    let now = clock.now()
     if wakes.isReady(wakes.audio) { buffer.drainWakeups() }
-    if wakes.isReady(wakes.signals) { handleSignals() }
+    if wakes.isReady(wakes.signals) { handleSignals(at: now) }
     if let input, wakes.isReady(wakes.input), !input.handle() { return .ended }
     if stopping { return .ended }
-    let now = clock.now()
     if let changed = buffer.takeStatusChange() { statusChanged(changed, at: now) }
     core.noteQueued(samples: buffer.availableSamples, at: now)
     var wake = EngineCore.Wake(queuedHops: queuedHops, timedOut: result == .timedOut)
     wake.playerChanged = takePlayerChange(wake: wake, at: now)
-    wake.deliveryWantsFrame = serviceDeliveries()
+    wake.deliveryWantsFrame = serviceDeliveries(at: now)
     wake.positionDue = pipeline.nextPositionChange(after: core.lastRender)
     perform(core.frame(wake, at: now), for: wake, at: now)
     return (status.endOfStream && queuedHops == 0) || stopping ? .ended : .continues
@@ -182,8 +183,7 @@ package final class Engine<Clock: EngineClock> {
 
   /// Lets each delivery handle what is ready on its descriptor or due by its deadline; true
   /// when one wants the current frame delivered again.
-  private func serviceDeliveries() -> Bool {
-    let now = clock.now()
+  private func serviceDeliveries(at now: Double) -> Bool {
     var wantsFrame = false
     for wake in wakes.deliveries {
       let due = wake.delivery.nextDeadline.map { $0 <= now } ?? false
@@ -287,15 +287,13 @@ package final class Engine<Clock: EngineClock> {
     perform(core.statusChanged(newStream: newStream, at: now), at: now)
   }
 
-  private func handleSignals() {
+  private func handleSignals(at now: Double) {
     while let signal = signals?.poll() {
       switch signal {
       case .terminate: stopping = true
       case .reload:
-        if let plan = reload?() { apply(plan) }
-      case .resize:
-        let now = clock.now()
-        perform(core.eventFrame(at: now), at: now)
+        if let plan = reload?() { apply(plan, at: now) }
+      case .resize: perform(core.eventFrame(at: now), at: now)
       }
     }
   }
@@ -304,8 +302,9 @@ package final class Engine<Clock: EngineClock> {
   /// follows a new format, the players' thread its settings; a new pipeline continues the old
   /// one; every delivery is told, so the outputs follow the new keys; the consumers are
   /// registered again (the pacer's rate), the capture told once of all that changed for it
-  /// (format, analysis rate, scope), and a frame shows the result.
-  package func apply(_ plan: ReloadPlan) {
+  /// (format, analysis rate, scope), and a frame shows the result, at the turn's `now` (read
+  /// from the clock when called from outside a turn).
+  package func apply(_ plan: ReloadPlan, at now: Double? = nil) {
     confinement.check("Engine")
     guard plan.refusal == nil else { return }
     let configuration = plan.applied
@@ -314,9 +313,9 @@ package final class Engine<Clock: EngineClock> {
     if plan.playerSettingsChanged { playerSettings?.post(configuration) }
     pipeline = FramePipeline(
       configuration: configuration, sampleRate: pipeline.sampleRate, continuing: pipeline)
-    for delivery in deliveries { delivery.configurationChanged(configuration) }
+    for delivery in deliveries { delivery.reload(plan) }
     syncConsumers(force: true, telling: change)
-    let now = clock.now()
+    let now = now ?? clock.now()
     perform(core.eventFrame(at: now), at: now)
   }
 }

@@ -27,6 +27,10 @@ package protocol FrameDelivery: AnyObject {
   /// config's format and bar count changes its keys (and bumps ``keysVersion``). Called on the
   /// engine thread before the first frame of the new pipeline. Does nothing by default.
   func configurationChanged(_ configuration: Configuration)
+  /// A reload's plan, decided once (``ReloadPlan``), on the engine thread before the first
+  /// frame of the new pipeline. By default its configuration goes to
+  /// ``configurationChanged(_:)``; stdout and the terminal take ``ReloadPlan/outputKey``.
+  func reload(_ plan: ReloadPlan)
 }
 
 extension FrameDelivery {
@@ -34,4 +38,5 @@ extension FrameDelivery {
   package var nextDeadline: Double? { nil }
   package func service(now: Double) -> Bool { false }
   package func configurationChanged(_ configuration: Configuration) {}
+  package func reload(_ plan: ReloadPlan) { configurationChanged(plan.applied) }
 }

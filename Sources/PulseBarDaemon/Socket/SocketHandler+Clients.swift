@@ -23,7 +23,7 @@ extension SocketHandler {
   // MARK: - Accepting
 
   private func acceptClients() {
-    while let client = listener.accept(epoll, logger: logger) {
+    while let client = listener.accept(epoll, logger: logger, now: now) {
       guard let slot = clients.firstIndex(where: { $0 == nil }) else {
         client.sendFinal("error: too many clients\n", scratch: readBuffer)
         continue
@@ -40,7 +40,7 @@ extension SocketHandler {
       }
       clients[slot] = SocketClient(
         descriptor: client, serial: serial,
-        protocolState: ClientProtocol(connectedAt: monotonicSeconds()), interest: interest)
+        protocolState: ClientProtocol(connectedAt: now), interest: interest)
       clientCount += 1
       logger.debug("socket: client \(serial) connected (\(clientCount) of \(maxClients))")
     }
@@ -115,7 +115,7 @@ extension SocketHandler {
       close(slot, "write: \(failure)")
     } else {
       // A full socket waits for `EPOLLOUT` (and counts toward the stuck timeout).
-      setInterest(slot, clients[slot]!.events(after: written, now: monotonicSeconds()))
+      setInterest(slot, clients[slot]!.events(after: written, now: now))
     }
   }
 

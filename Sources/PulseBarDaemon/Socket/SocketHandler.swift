@@ -46,6 +46,8 @@ package final class SocketHandler: FrameDelivery {
   package internal(set) var clientCount = 0
   /// Lines clients lost by falling behind, since start.
   package internal(set) var droppedFrames = 0
+  /// The engine's time as last handed in (``service(now:)``, a frame's clock): the socket's own.
+  package private(set) var now = 0.0
 
   /// A handler for `listener` (bound, listening, non-blocking). `ownsPath` is the socket file
   /// to remove on ``stop()``.
@@ -94,6 +96,7 @@ package final class SocketHandler: FrameDelivery {
   /// for the new ones, or a client asked for the status, which that frame answers.
   package func service(now: Double) -> Bool {
     confinement.check("SocketHandler")
+    self.now = now
     let version = keysVersion
     try? epoll.wait(timeoutMilliseconds: 0) { token, events in handle(token, events) }
     if let deadline = nextDeadline, deadline <= now { applyDeadlines(now: now) }
@@ -104,6 +107,7 @@ package final class SocketHandler: FrameDelivery {
   /// client that has no backlog.
   package func deliver(pipeline: FramePipeline, info: FrameInfo) -> Bool {
     confinement.check("SocketHandler")
+    if let clock = info.clock { now = clock }
     for index in broadcasts.indices {
       // Read apart, so no copy of the broadcast holds its history while a line is appended.
       guard let subscription = broadcasts[index]?.subscription,

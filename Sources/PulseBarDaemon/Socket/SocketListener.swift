@@ -44,8 +44,8 @@ struct SocketListener {
   }
 
   /// The next waiting connection; `nil` when none waits, or when accepting failed and pauses
-  /// (said through `logger`).
-  mutating func accept(_ epoll: Epoll, logger: Logger) -> FileDescriptor? {
+  /// (said through `logger`) from `now`, the engine's time.
+  mutating func accept(_ epoll: Epoll, logger: Logger, now: Double) -> FileDescriptor? {
     while true {
       do {
         return try descriptor.accept()
@@ -53,7 +53,6 @@ struct SocketListener {
         continue
       } catch {
         if error.rawValue == ECONNABORTED || error.rawValue == EPROTO { continue }
-        let now = monotonicSeconds()
         if let heldBack = warnings.admit(at: now) {
           let more = heldBack > 0 ? "; \(heldBack) more since the last" : ""
           logger.warning(

@@ -14,8 +14,8 @@ package struct StatusDesk {
   /// gets `too many clients` when it subscribes): a full daemon can still say what is wrong.
   static let slots = 4
   package var facts = StatusFacts()
-  private(set) var meters = StatusMeters(
-    startedAt: monotonicSeconds(), cpu: StatusMeters.processCPUSeconds())
+  /// Started at the first frame (the engine's start-up frame), on the engine's time.
+  private(set) var meters: StatusMeters?
   private var waiting: [(descriptor: FileDescriptor, json: Bool)] = []
 
   /// True while a client waits for its answer.
@@ -25,15 +25,21 @@ package struct StatusDesk {
     waiting.append((descriptor, json))
   }
 
-  /// A frame went out now: counted, and every waiting client answered from it (`clients` and
-  /// `broadcasts` are the handler's: who reads what), then closed.
+  /// A frame went out at its clock (the engine's time): counted, and every waiting client
+  /// answered from it (`clients` and `broadcasts` are the handler's: who reads what), then
+  /// closed.
   mutating func frame(
     _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?],
     broadcasts: SocketBroadcasts, scratch: UnsafeMutableRawBufferPointer
   ) {
-    meters.frame(at: monotonicSeconds(), cpu: StatusMeters.processCPUSeconds)
-    guard isWaiting else { return }
-    let status = status(pipeline, info, clients: clients, broadcasts: broadcasts)
+    let now = info.clock ?? meters?.startedAt ?? 0
+    if meters == nil {
+      meters = StatusMeters(startedAt: now, cpu: StatusMeters.processCPUSeconds())
+    }
+    meters?.frame(at: now, cpu: StatusMeters.processCPUSeconds)
+    guard isWaiting, let meters else { return }
+    let status = status(
+      pipeline, info, clients: clients, broadcasts: broadcasts, meters: meters, now: now)
     let (text, json) = (
       waiting.contains { !$0.json } ? status.text() : "",
       waiting.contains { $0.json } ? status.json() : ""
@@ -47,9 +53,8 @@ package struct StatusDesk {
   /// The daemon's status as this frame shows it.
   func status(
     _ pipeline: FramePipeline, _ info: FrameInfo, clients: [SocketClient?],
-    broadcasts: SocketBroadcasts
+    broadcasts: SocketBroadcasts, meters: StatusMeters, now: Double
   ) -> DaemonStatus {
-    let now = monotonicSeconds()
     let cpu = meters.cpuPercent(at: now, cpu: StatusMeters.processCPUSeconds())
     var readers: [Subscription: Int] = [:]
     for case let client? in clients {

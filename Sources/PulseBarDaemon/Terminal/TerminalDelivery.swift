@@ -37,13 +37,12 @@ package final class TerminalDelivery: FrameDelivery {
     requestRedraw()
   }
 
-  /// Follows a reload's format and bar count, as stdout does (the view draws the bar count),
-  /// and its bubble glyphs.
-  package func configurationChanged(_ configuration: Configuration) {
+  /// Follows a reload's format and bar count as planned (``ReloadPlan/outputKey``), as stdout
+  /// does (the view draws the bar count), and its bubble glyphs.
+  package func reload(_ plan: ReloadPlan) {
     confinement.check("TerminalDelivery")
-    view.reconfigure(configuration)
-    let newKey = ConsumerKey(format: configuration.format, bars: configuration.bars)
-    guard newKey != key else { return }
+    view.reconfigure(plan.applied)
+    guard let newKey = plan.outputKey else { return }
     key = newKey
     wantedKeys = [newKey]
     keysVersion &+= 1
@@ -66,7 +65,7 @@ package final class TerminalDelivery: FrameDelivery {
       wakePending = false
     }
     guard let bars = pipeline.displayedBars(count: key.bars) else { return true }
-    meter.frame()
+    meter.frame(now: info.clock ?? 0)
     let figures = socketFigures?() ?? (clients: 0, dropped: 0)
     // Seconds from sound to the first frame that shows it, estimated as one frame of audio.
     let latency = Double(pipeline.hopFrames) / Double(pipeline.sampleRate)

@@ -12,8 +12,8 @@ struct TerminalMeter {
   private var windowCPU: Double = 0
   private var frames = 0
 
-  /// Counts a frame drawn at wall-clock time `now` (seconds).
-  mutating func frame(now: Double = monotonicSeconds()) {
+  /// Counts a frame drawn at `now` (the engine's time, seconds).
+  mutating func frame(now: Double) {
     if windowStart < 0 {
       windowStart = now
       windowCPU = Self.processCPUSeconds()
