@@ -52,17 +52,8 @@ struct PolybarScriptsTests {
       .init(0xff00ff), .init(0x00ffff), .init(0xff0080), .init(0x00ff80), .init(0x8000ff),
       .init(0x80ff00),
     ]
-    var config = """
-      [bar/scripts]
-      monitor = screen
-      width = 100%
-      height = 30
-      background = #000000
-      foreground = #ffffff
-      \(try PolybarFonts.shipped().joined(separator: "\n"))
-      modules-left = l0 pulsebar r0 l1 expected r1 l2 before r2
-
-      """
+    var config = try PolybarFonts.bar(
+      "scripts", modules: "modules-left = l0 pulsebar r0 l1 expected r1 l2 before r2")
     let snippet = try readTextFile(Binary.packageRoot + "/config/examples/polybar.ini")
     config += snippet
     config += Self.marker("l0", colors[0]) + Self.marker("r0", colors[1])

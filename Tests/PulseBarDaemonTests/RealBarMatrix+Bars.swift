@@ -213,6 +213,21 @@ enum PolybarFonts {
     try #require(fonts.count > 3, "the polybar snippet lists no fonts")
     return fonts
   }
+
+  /// A black 30 px bar `name` with the shipped fonts and `modules` (its `modules-…` line).
+  static func bar(_ name: String, modules: String) throws -> String {
+    """
+    [bar/\(name)]
+    monitor = screen
+    width = 100%
+    height = 30
+    background = #000000
+    foreground = #ffffff
+    \(try shipped().joined(separator: "\n"))
+    \(modules)
+
+    """
+  }
 }
 
 /// Xvfb with polybar on it: the three modules as the shipped snippet, in one font. polybar
@@ -234,17 +249,9 @@ final class MatrixPolybar {
       throw SpawnError(message: "Xvfb did not start: \(xvfb.standardError)")
     }
     display = ":" + number
-    var config = """
-      [bar/matrix]
-      monitor = screen
-      width = 100%
-      height = 30
-      background = #000000
-      foreground = #ffffff
-      \(try PolybarFonts.shipped().joined(separator: "\n"))
-      modules-right = \((0..<3).map { "l\($0) p\($0) r\($0)" }.joined(separator: " "))
-
-      """
+    var config = try PolybarFonts.bar(
+      "matrix",
+      modules: "modules-right = " + (0..<3).map { "l\($0) p\($0) r\($0)" }.joined(separator: " "))
     for (index, module) in MatrixModule.all.enumerated() {
       for (side, color) in [("l", module.left), ("r", module.right)] {
         config += "\n[module/\(side)\(index)]\ntype = custom/text\ncontent = \"  \"\n"

@@ -32,14 +32,8 @@ struct TemplateRenderer {
   private let playerIcons: PlayerIcons
   /// The templates that are the line's text (the others, a tooltip, have no width to keep).
   private let lineTemplates: Range<Int>
-  /// Bars drawn by `{bars}` without a width: `general.bars`, then as many as the last frame
-  /// drew.
-  private var barCount: Int
-  /// Cells of `{position}` and `{length}` without a width: `m:ss`, then as wide as the
-  /// longest track's length ever shown (`h:mm:ss`), never narrower again.
-  private(set) var clockCells = 4
-  /// Cells of `{player_icon}` without a width: the widest configured icon.
-  private let iconCells: Int
+  /// What each field can take, for the line's known width.
+  private var fieldWidths: FieldWidths
 
   /// A renderer for `texts` (template texts, already checked) in `dialect`.
   init(texts: [String], fallback: String, dialect: LineDialect, configuration: Configuration) {
@@ -57,10 +51,7 @@ struct TemplateRenderer {
       markup: dialect.markup)
     playerIcons = configuration.playerIcons
     lineTemplates = 0..<min(texts.count, PlaybackState.allCases.count)
-    barCount = configuration.bars
-    iconCells =
-      (playerIcons.entries.map(\.icon) + [playerIcons.fallback])
-      .map(TextCells.width(of:)).max() ?? 0
+    fieldWidths = FieldWidths(configuration, glyphs: glyphs)
     widest.floor = knownWidth ?? 0
   }
 
@@ -89,9 +80,7 @@ struct TemplateRenderer {
     colors.use(nowPlaying?.artPalette)
     self.connected = connected
     widest.trackChanged(to: nowPlaying)
-    if let length = nowPlaying?.length {
-      clockCells = max(clockCells, Self.clockText(length).utf8.count)
-    }
+    if let length = nowPlaying?.length { fieldWidths.showClock(Self.clockText(length)) }
     widest.floor = knownWidth ?? 0
     for index in templates.indices {
       var template = templates[index]
@@ -139,8 +128,8 @@ struct TemplateRenderer {
     bars: UnsafeBufferPointer<Float>, clock: Double?
   ) {
     colors.prepare(barCount: bars.count)
-    if bars.count != barCount {
-      barCount = bars.count
+    if bars.count != fieldWidths.barCount {
+      fieldWidths.barCount = bars.count
       widest.floor = knownWidth ?? 0
     }
     // Scroll time runs while the line plays (advanced in place: no copy of the template).
@@ -209,76 +198,11 @@ struct TemplateRenderer {
     }
   }
 
-  /// The most cells `field` draws when the template gives it no width: `{volume}` 4,
-  /// `{position}` and `{length}` ``clockCells``, `{state}` the longest state word,
-  /// `{player_icon}` the widest icon, `{progress}` 10; 0 for the fields drawn at their own
-  /// fixed width (glyph, bars, bubbles) and for unbounded text. The line, not the field, is
-  /// padded to what they add up to (``knownWidth``), so a tooltip or a short value is not.
-  func impliedWidth(_ field: Template.Field) -> Int {
-    switch field {
-    case .volume: 4
-    case .position, .length: clockCells
-    case .state: Self.longestStateWord
-    case .playerIcon: iconCells
-    case .progress: 10
-    case .glyph, .bars, .bubbles, .player, .title, .artist, .album, .source, .lyric: 0
-    }
-  }
-
-  /// `{state}`'s longest word: `Disconnected`.
-  static let longestStateWord = 12
-
   /// The cells of the line's text templates with every field shown at the most it can take,
   /// the widest of them: what each line is padded to (``WidestLine/floor``), and what
   /// `pulsebar listen` pads its own lines to before it has seen a live one. `nil` when a
   /// template shows text of unbounded width (a `{title}` without a width).
-  var knownWidth: Int? {
-    var widest = 0
-    for index in lineTemplates {
-      guard let cells = fullWidth(of: templates[index]) else { return nil }
-      widest = max(widest, cells)
-    }
-    return widest
-  }
-
-  /// The cells of `template` with every field at its most, as ``render(_:into:scene:bars:clock:)``
-  /// lays it out: a field that can draw nothing (no bubble area) is left out with its brackets,
-  /// and between two fields the lightest separator that stood between them is kept.
-  private func fullWidth(of template: CompiledTemplate) -> Int? {
-    var cells =
-      template.literals.span(CompiledTemplate.prefix).cells
-      + template.literals.span(CompiledTemplate.suffix).cells
-    var previous = -1
-    for item in template.fields.indices {
-      let width = template.widths[item]
-      guard let field = mostCells(template.fields[item], width: width) else { return nil }
-      guard field > 0 || width > 0 else { continue }
-      if previous >= 0 {
-        cells += template.literals.span(template.lightestSeparator(from: previous, to: item)).cells
-      }
-      cells += field + template.literals.span(CompiledTemplate.opener(item)).cells
-      cells += template.literals.span(CompiledTemplate.closer(item)).cells
-      previous = item
-    }
-    return cells
-  }
-
-  /// The most cells `field` with `width` (0: none) can draw; `nil` when unbounded.
-  private func mostCells(_ field: Template.Field, width: Int) -> Int? {
-    func widestGlyph(_ table: GlyphTable) -> Int {
-      (0..<table.count).map { table.span($0).cells }.max() ?? 0
-    }
-    switch field {
-    case .glyph: return max(width, widestGlyph(glyphs.morph))
-    case .bars: return width > 0 ? width : barCount * widestGlyph(glyphs.bars)
-    case .bubbles:
-      guard width == 0 else { return width }
-      return glyphs.bubbles.isEmpty ? 0 : bubbleSlots * max(1, widestGlyph(glyphs.bubbles))
-    case .player, .title, .artist, .album, .source, .lyric: return width > 0 ? width : nil
-    case .volume, .position, .length, .state, .playerIcon, .progress:
-      return width > 0 ? width : impliedWidth(field)
-    }
-  }
+  var knownWidth: Int? { fieldWidths.widest(of: templates[lineTemplates]) }
 
   /// Appends literal `literal` of `template` (prefix, separator, bracket), and adds its cells.
   @inline(__always)

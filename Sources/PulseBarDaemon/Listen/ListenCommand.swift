@@ -129,13 +129,6 @@ package enum ListenCommand {
     let shownBars = request.bars ?? configuration.bars
     var width = startingWidth(format: shownFormat, bars: shownBars, socketPath: path)
     let memory = ListenWidthMemory(socketPath: path, format: shownFormat)
-    // What a listen started while the daemon is away pads to, when the template's width is not
-    // known beforehand.
-    func remember() {
-      if !width.isKnown, let cells = width.cells { memory.remember(cells) }
-    }
-    let i3blocks = shownFormat == .text && environment("BLOCK_NAME") != nil
-    let reader = shownFormat == .text ? ListenReader.detect() : .unknown
     // Said once per outage, on stderr (the bar's log): which path, and how to get a daemon.
     var outage = OutagePolicy()
     var refusal: String?
@@ -146,10 +139,9 @@ package enum ListenCommand {
       case .failure(let error): reason = error.description
       case .success(let socket):
         let outcome = stream(
-          socket, request: line, signals: signals, width: &width, i3blocks: i3blocks,
-          reader: reader)
+          socket, request: line, signals: signals, width: &width)
         socket.closeQuietly()
-        remember()
+        memory.keep(width)
         switch outcome {
         case .finished: return 0
         case .refused(let message):
@@ -201,8 +193,10 @@ package enum ListenCommand {
 
   private static func stream(
     _ socket: FileDescriptor, request: String, signals: SignalReceiver,
-    width: inout LiveLineWidth, i3blocks: Bool, reader: ListenReader
+    width: inout LiveLineWidth
   ) -> StreamOutcome {
+    let i3blocks = width.format == .text && environment("BLOCK_NAME") != nil
+    let reader = width.format == .text ? ListenReader.detect() : .unknown
     // A failed write is no verdict: a daemon that refuses (too many clients) may have answered
     // and closed before the request went out, and its answer is still there to read.
     _ = try? socket.writeAll(request)

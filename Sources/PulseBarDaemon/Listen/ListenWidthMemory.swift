@@ -42,6 +42,12 @@ package struct ListenWidthMemory: Sendable {
     return cells
   }
 
+  /// Keeps `width` for a listen started while the daemon is away, when its template's width
+  /// is not known beforehand.
+  package func keep(_ width: LiveLineWidth) {
+    if !width.isKnown, let cells = width.cells { remember(cells) }
+  }
+
   /// Keeps `cells` for the next listen (written whole: a new file renamed over the old).
   package func remember(_ cells: Int) {
     guard let path, (1...Self.maximumCells).contains(cells), recall() != cells else { return }
