@@ -9,11 +9,12 @@ VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
-# libturbojpeg and libpng (album-art colours) are headers only at build time, opened with
-# dlopen at run time like libpulse.
-BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd libturbojpeg libpng
+# libturbojpeg and libpng (album-art colours) and libmicrohttpd (`pulsebar overlay`) are
+# headers only at build time, opened with dlopen at run time like libpulse.
+BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd libturbojpeg libpng \
+	libmicrohttpd
 BUILD_PACKAGES = pkg-config libpulse-dev libpipewire-0.3-dev libfftw3-dev libsndfile1-dev libsystemd-dev \
-	libturbojpeg0-dev libpng-dev
+	libturbojpeg0-dev libpng-dev libmicrohttpd-dev
 # What `make demo` adds: a player (paplay), sox to synthesize the demo track and tmux to show
 # the Waybar line under the full-screen view. Never an
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that
@@ -39,7 +40,10 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pi
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
 	imagemagick fonts-noto-core fonts-noto-mono fonts-noto-cjk fonts-noto-color-emoji \
-	python3-fonttools debhelper dpkg-dev lintian $(DIST_PACKAGES)
+	python3-fonttools debhelper dpkg-dev lintian $(DIST_PACKAGES) $(BROWSER_PACKAGES)
+# The overlay page's browser tests: headless Chromium driven through chromium-driver by
+# Selenium (Tests/Fixtures/overlay-browser.py).
+BROWSER_PACKAGES = chromium chromium-driver python3-selenium
 # What scripts/dist-test.sh adds (CI): Arch's makepkg (with pacman and bsdtar) and rpmbuild.
 DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm
 # What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
