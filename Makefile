@@ -93,12 +93,12 @@ test: test-deps
 
 ## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline,now-playing}.png,
 ## taken by the real-bar tests (the shipped recipes in Waybar on headless sway and polybar on
-## Xvfb; now-playing: docs/RECIPES.md)
+## Xvfb; now-playing: docs/RECIPES.md), and overlay.png (headless Chromium: docs/OVERLAY.md)
 screenshots: test-deps
 	$(SWIFT) build --build-tests
 	mkdir -p docs/screenshots
 	PULSEBAR_SCREENSHOTS=$(CURDIR)/docs/screenshots $(SWIFT) test --skip-build --disable-xctest \
-		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar'
+		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar|pageInChromium'
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
 sanitize: test-deps
@@ -176,6 +176,10 @@ install: release
 	install -Dm644 systemd/pulsebar.socket $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
+	install -Dm644 systemd/pulsebar-overlay.service \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
+	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
 	@if [ -e $(DESTDIR)$(CONFIG_HOME)/pulsebar/config ]; then \
 		echo "keeping your $(CONFIG_HOME)/pulsebar/config"; \
 	else \
@@ -186,6 +190,8 @@ install: release
 
 uninstall:
 	-systemctl --user disable --now pulsebar.socket pulsebar.service 2>/dev/null
+	-systemctl --user disable --now pulsebar-overlay.service 2>/dev/null
+	rm -f $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
 	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \
 		$(DESTDIR)$(MAN_DIR)/pulsebar.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar \
