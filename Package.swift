@@ -126,6 +126,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
     ("image", ["PulseBarCore", "PulseBarPlayers"]), ("uri", ["PulseBarCore"]),
+    ("overlay-request", ["PulseBarDaemon"]),
   ]
   for harness in harnesses {
     package.targets.append(

@@ -16,13 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
 #define HTTP_FUNCTIONS(F) \
   F(MHD_start_daemon) F(MHD_stop_daemon) F(MHD_lookup_connection_value) \
   F(MHD_create_response_from_buffer) F(MHD_create_response_from_callback) \
-  F(MHD_add_response_header) F(MHD_queue_response) F(MHD_destroy_response)
+  F(MHD_add_response_header) F(MHD_queue_response) F(MHD_destroy_response) \
+  F(MHD_get_connection_info)
 
 #define POINTER(name) __typeof__(name) *name;
 static struct {
@@ -45,10 +47,100 @@ static void load_http(void) {
 #undef RESOLVE
 }
 
+/// One connection the header watchdog follows: since when it waits for a request's headers.
+typedef struct {
+  struct MHD_Connection *connection;
+  int fd;
+  struct timespec since;
+  int waiting;
+} watched_connection;
+
+/// More than any connection limit the overlay sets.
+#define WATCHED 256
+
 struct pulsebar_http_server {
   pulsebar_http_options options;
   struct MHD_Daemon *daemon;
+  // The header watchdog: libmicrohttpd's timeout counts silence, so a client that sends a byte
+  // of its headers every few seconds (a slowloris) would hold its connection for good. Every
+  // second this thread shuts down a connection whose request's headers have not all come
+  // within header_seconds; the connection's own thread then closes it.
+  pthread_mutex_t lock;
+  pthread_cond_t stop;
+  int stopping;
+  pthread_t watchdog;
+  watched_connection watched[WATCHED];
 };
+
+static struct timespec now(void) {
+  struct timespec time;
+  clock_gettime(CLOCK_MONOTONIC, &time);
+  return time;
+}
+
+static void *watch_headers(void *cls) {
+  pulsebar_http_server *server = cls;
+  pthread_mutex_lock(&server->lock);
+  while (!server->stopping) {
+    struct timespec wake;
+    clock_gettime(CLOCK_REALTIME, &wake);
+    wake.tv_sec += 1;
+    pthread_cond_timedwait(&server->stop, &server->lock, &wake);
+    struct timespec time = now();
+    for (int index = 0; index < WATCHED; index++) {
+      watched_connection *slot = &server->watched[index];
+      if (!slot->connection || !slot->waiting) continue;
+      if (time.tv_sec - slot->since.tv_sec < (time_t)server->options.header_seconds) continue;
+      shutdown(slot->fd, SHUT_RDWR);
+      slot->waiting = 0;
+    }
+  }
+  pthread_mutex_unlock(&server->lock);
+  return NULL;
+}
+
+/// A connection opened (watched from now) or closed (forgotten, before its socket is closed).
+static void notify_connection(void *cls, struct MHD_Connection *connection,
+                              void **socket_context, enum MHD_ConnectionNotificationCode code) {
+  pulsebar_http_server *server = cls;
+  pthread_mutex_lock(&server->lock);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *info =
+        http.MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    for (int index = 0; info && index < WATCHED; index++) {
+      watched_connection *slot = &server->watched[index];
+      if (slot->connection) continue;
+      *slot = (watched_connection){connection, info->connect_fd, now(), 1};
+      *socket_context = slot;
+      break;
+    }
+  } else if (*socket_context) {
+    ((watched_connection *)*socket_context)->connection = NULL;
+    *socket_context = NULL;
+  }
+  pthread_mutex_unlock(&server->lock);
+}
+
+/// Whether `connection` waits for a request's headers (`waiting` 1, from now) or not.
+static void set_waiting(pulsebar_http_server *server, struct MHD_Connection *connection,
+                        int waiting) {
+  const union MHD_ConnectionInfo *info =
+      http.MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  if (!info || !info->socket_context) return;
+  pthread_mutex_lock(&server->lock);
+  watched_connection *slot = info->socket_context;
+  slot->waiting = waiting;
+  slot->since = now();
+  pthread_mutex_unlock(&server->lock);
+}
+
+/// A request ended: the connection may wait for the next one's headers.
+static void request_completed(void *cls, struct MHD_Connection *connection, void **state,
+                              enum MHD_RequestTerminationCode code) {
+  (void)state;
+  (void)code;
+  set_waiting(cls, connection, 1);
+}
 
 /// The stream's reader: one connection's thread, which may block there.
 static ssize_t read_stream(void *cls, uint64_t position, char *buffer, size_t size) {
@@ -86,6 +178,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
   (void)upload_data_size;
   (void)request_state;
   pulsebar_http_server *server = cls;
+  set_waiting(server, connection, 0);
   pulsebar_http_request request = {
       .method = method,
       .url = url,
@@ -121,6 +214,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
   return queued;
 }
 
+static void stop_watchdog(pulsebar_http_server *server) {
+  pthread_mutex_lock(&server->lock);
+  server->stopping = 1;
+  pthread_cond_signal(&server->stop);
+  pthread_mutex_unlock(&server->lock);
+  pthread_join(server->watchdog, NULL);
+}
+
 pulsebar_http_server *pulsebar_http_start(const pulsebar_http_options *options, char *error,
                                           size_t error_size) {
   pthread_once(&http.once, load_http);
@@ -139,6 +240,13 @@ pulsebar_http_server *pulsebar_http_start(const pulsebar_http_options *options, 
     return NULL;
   }
   server->options = *options;
+  pthread_mutex_init(&server->lock, NULL);
+  pthread_cond_init(&server->stop, NULL);
+  if (pthread_create(&server->watchdog, NULL, watch_headers, server) != 0) {
+    snprintf(error, error_size, "cannot start the header watchdog");
+    free(server);
+    return NULL;
+  }
   errno = 0;
   server->daemon = http.MHD_start_daemon(
       MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD, options->port, NULL, NULL,
@@ -146,11 +254,13 @@ pulsebar_http_server *pulsebar_http_start(const pulsebar_http_options *options, 
       MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
       options->timeout_seconds, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
       MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE,
-      1u, MHD_OPTION_END);
+      1u, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, server,
+      MHD_OPTION_NOTIFY_COMPLETED, request_completed, server, MHD_OPTION_END);
   if (!server->daemon) {
     int saved = errno;
     snprintf(error, error_size, "cannot listen on %s:%u (%s)", options->address,
              (unsigned)options->port, saved ? strerror(saved) : "libmicrohttpd refused");
+    stop_watchdog(server);
     free(server);
     return NULL;
   }
@@ -160,5 +270,6 @@ pulsebar_http_server *pulsebar_http_start(const pulsebar_http_options *options, 
 void pulsebar_http_stop(pulsebar_http_server *server) {
   if (!server) return;
   http.MHD_stop_daemon(server->daemon);
+  stop_watchdog(server);
   free(server);
 }

@@ -44,7 +44,10 @@ typedef struct {
   const char *address;
   unsigned short port;
   unsigned connection_limit;
+  /// A connection silent this long is closed.
   unsigned timeout_seconds;
+  /// A request whose headers have not all come this long after it started is cut off.
+  unsigned header_seconds;
 } pulsebar_http_options;
 
 typedef struct pulsebar_http_server pulsebar_http_server;

@@ -4,18 +4,22 @@ import PulseBarSystem
 /// libmicrohttpd serving ``OverlayService``: started on an address and port, stopped (every
 /// connection's thread joined) by ``stop()``. The C side (http_server.c) hands each request's
 /// parsed method, path, `Host` and arguments to the service, one thread per connection, at
-/// most ``connectionLimit`` connections, each closed after ``timeoutSeconds`` of silence.
-final class OverlayServer {
+/// most ``connectionLimit`` connections, each closed after ``timeoutSeconds`` of silence or
+/// when its request's headers take over ``headerSeconds``.
+package final class OverlayServer {
   /// Connections at once (page loads and event streams); more wait in the kernel's backlog.
   static let connectionLimit: UInt32 = 64
-  /// A connection silent this long is closed (a slowloris holds a slot no longer).
+  /// A connection silent this long is closed.
   static let timeoutSeconds: UInt32 = 5
+  /// A request's headers must all come within this (a slowloris, a byte now and then, holds
+  /// its connection no longer; a page's request takes milliseconds).
+  static let headerSeconds: UInt32 = 10
 
   private let service: OverlayService
   private var server: OpaquePointer?
 
   /// Serves on `address`:`port`; throws the one-line reason it cannot.
-  init(service: OverlayService, address: String, port: UInt16) throws(OverlayError) {
+  package init(service: OverlayService, address: String, port: UInt16) throws(OverlayError) {
     self.service = service
     let context = Unmanaged.passUnretained(service).toOpaque()
     var error = [CChar](repeating: 0, count: 256)
@@ -37,7 +41,7 @@ final class OverlayServer {
           Unmanaged<OverlayService>.fromOpaque(context).takeUnretainedValue().endStream(stream)
         },
         address: address, port: port, connection_limit: Self.connectionLimit,
-        timeout_seconds: Self.timeoutSeconds)
+        timeout_seconds: Self.timeoutSeconds, header_seconds: Self.headerSeconds)
       return pulsebar_http_start(&options, &error, error.count)
     }
     guard let started else {

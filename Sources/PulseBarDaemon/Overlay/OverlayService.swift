@@ -4,7 +4,7 @@ import Synchronization
 /// What every connection of `pulsebar overlay` shares: the names it answers to, the daemon's
 /// socket, the page, and the count of event streams (at most ``maximumStreams``, so the
 /// daemon's clients and the overlay's threads stay bounded whatever a browser opens).
-final class OverlayService: Sendable {
+package final class OverlayService: Sendable {
   /// Event streams served at once; one more is refused (503) until one ends.
   static let maximumStreams = 16
 
@@ -18,7 +18,7 @@ final class OverlayService: Sendable {
   let socketPath: String
   private let streams = Atomic<Int>(0)
 
-  init(hosts: OverlayHosts, socketPath: String) {
+  package init(hosts: OverlayHosts, socketPath: String) {
     self.hosts = hosts
     self.socketPath = socketPath
   }
