@@ -12,6 +12,7 @@ screenshot goes to OUT/NAME.png (Chromium's default background set to opaque bla
 Then, on stdout, one `key value` line each:
   title_text, title_markup  what the page shows of a hostile title, and how many elements
                             its markup would have made (0: it went in as text)
+  title_scrolls             1 when that long title scrolls and a short one then does not
   recovery_seconds          from a daemon's return after an outage to the page being live
   draw_p95_ms, frame_p95_ms 64 bars and 6 bubbles at 30 events a second, drawn at 60 Hz:
                             the page's draw time and the interval between frames (p95)
@@ -149,7 +150,7 @@ def main():
             time.sleep(0.6)
             driver.get_screenshot_as_file(os.path.join(out, name + ".png"))
 
-        hostile = '<img src=x onerror="document.title=1">&amp; <b>bold</b> \u202eevil'
+        hostile = '<img src=x onerror="document.title=1">&amp; <b>bold</b> \u202eevil\u202c, a title long enough to scroll past its card'
         player.scene = {"state": "playing", "connected": True, "source": "test", "morph": 1,
                         "bars": [0.5], "bubbles": [], "title": hostile, "artist": "<script>x</script>"}
         time.sleep(0.6)
@@ -159,6 +160,11 @@ def main():
         print("title_text", json.dumps(shown), flush=True)
         print("title_markup", markup, flush=True)
         print("title_matches", int(shown.startswith(hostile)), flush=True)
+        scrolls = driver.execute_script("return document.getElementById('title').classList.contains('long')")
+        player.scene = dict(player.scene, title="short")
+        time.sleep(0.4)
+        still = driver.execute_script("return document.getElementById('title').classList.contains('long')")
+        print("title_scrolls", int(scrolls and not still), flush=True)
 
         player.stop()
         if not wait(lambda: state() == "offline", 5):

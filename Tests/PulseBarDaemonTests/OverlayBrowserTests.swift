@@ -49,6 +49,15 @@ import Testing
         ("bubble-\(Int($0 * 100))", Self.scene(bubble: Self.bubble(at: $0)))
       }
       cases.append(("bars", Self.scene(bars: Self.barHeights)))
+      // The cover's colours as the bars' gradient, darkest (first) at the bottom.
+      cases.append(
+        (
+          "art",
+          String(
+            Self.scene(bars: [1, 1]).dropLast()
+              + ",\"art_colors\":{\"gradient\":[\"#ff0000\",\"#0000ff\"],\"playing\":\"#ffffff\",\"paused\":\"#888888\"}}"
+          )
+        ))
       let overview =
         Self.scene(
           morph: 1, bars: (0..<32).map { 0.3 + 0.6 * abs(sin(Double($0) / 4)) },
@@ -79,8 +88,10 @@ import Testing
       try checkMorphs(in: directory)
       try checkBubbles(in: directory)
       try checkBars(in: directory)
+      try checkArtGradient(in: directory)
       #expect(results["title_matches"] == "1", "the title shown: \(results["title_text"] ?? "")")
       #expect(results["title_markup"] == "0")
+      #expect(results["title_scrolls"] == "1", "a long title does not scroll, or a short one does")
       let recovery = Double(results["recovery_seconds"] ?? "") ?? .infinity
       #expect(recovery < 2, "the page came back after \(recovery) s")
       #expect(
@@ -166,6 +177,18 @@ import Testing
       let width = Double(maxX - minX + 1)
       #expect(abs(width - 40 * Double(bubble.scale)) <= 2, "life \(fraction): \(width) px wide")
     }
+  }
+
+  /// Full bars in the art's gradient: red at the bottom, blue at the top, a mix between.
+  private func checkArtGradient(in directory: String) throws {
+    let image = try screenshot(directory, "art")
+    let x = Int(Self.bars.x) + 100
+    let bottom = image.pixel(x, Int(Self.bars.bottom) - 2)
+    let top = image.pixel(x, Int(Self.bars.bottom - Self.bars.height) + 2)
+    let middle = image.pixel(x, Int(Self.bars.bottom - Self.bars.height / 2))
+    #expect(bottom.red > 240 && bottom.blue < 15, "bottom \(bottom)")
+    #expect(top.blue > 240 && top.red < 15, "top \(top)")
+    #expect(abs(Int(middle.red) - 128) < 12 && abs(Int(middle.blue) - 128) < 12, "middle \(middle)")
   }
 
   /// Each bar's top is where the scene's height puts it, within 1 px.
