@@ -128,6 +128,39 @@ import Testing
     }
   }
 
+  @Test("at most 16 event streams at once: the next is refused with 503 until one ends")
+  func streamsAreBounded() throws {
+    try withTemporaryDirectory { directory in
+      let overlay = try OverlayProcess(socketPath: directory + "/none.sock")
+      let request = "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(overlay.port)\r\n\r\n"
+      func open() -> (socket: Int32, head: String)? {
+        guard let socket = OverlayProcess.connect(port: overlay.port) else { return nil }
+        _ = send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL))
+        return (socket, OverlayProcess.read(socket, timeout: 3) { $0.contains("\r\n\r\n") })
+      }
+      var streams: [Int32] = []
+      for _ in 0..<16 {
+        guard let stream = open() else { break }
+        #expect(stream.head.hasPrefix("HTTP/1.1 200"), "\(stream.head)")
+        streams.append(stream.socket)
+      }
+      let refused = open()
+      #expect(refused?.head.hasPrefix("HTTP/1.1 503") == true, "\(refused?.head ?? "")")
+      refused.map { close($0.socket) }
+      close(streams.removeFirst())
+      // The overlay notices the closed stream at its next event (a second at most).
+      #expect(
+        eventually(timeout: 5) {
+          guard let again = open() else { return false }
+          let served = again.head.hasPrefix("HTTP/1.1 200")
+          if served { streams.append(again.socket) } else { close(again.socket) }
+          return served
+        })
+      for socket in streams { close(socket) }
+      #expect(try overlay.terminate() == 0)
+    }
+  }
+
   @Test("1,000 silent connections are bounded, and the page comes back")
   func silentFloodIsBounded() throws {
     var limit = rlimit()

@@ -12,7 +12,7 @@ package final class OverlayService: Sendable {
   /// their hashes (`OverlayPageTests` checks them against overlay/index.html), its event
   /// stream from its own origin, no image, font, frame, form or base element from anywhere.
   static let contentSecurityPolicy: StaticString =
-    "default-src 'none'; style-src 'sha256-q4hoXhB60W3rsjsD+HG5jXa9x0y78n14hsq+7SvidwM='; script-src 'sha256-0R+RoA2ZAVjOt5nn4Dtypk9jHUxcGX1Zzv1/A9Z4FlA='; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+    "default-src 'none'; style-src 'sha256-q4hoXhB60W3rsjsD+HG5jXa9x0y78n14hsq+7SvidwM='; script-src 'sha256-Kj+lo8HLxC8K/zOr/4qyoc7IHrDAVFuhhN+2GTpIRK8='; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
 
   let hosts: OverlayHosts
   let socketPath: String
