@@ -13,7 +13,7 @@ package final class OverlayServer {
   static let timeoutSeconds: UInt32 = 5
   /// A request's headers must all come within this (a slowloris, a byte now and then, holds
   /// its connection no longer; a page's request takes milliseconds).
-  static let headerSeconds: UInt32 = 10
+  package static let headerSeconds: UInt32 = 10
 
   private let service: OverlayService
   private var server: OpaquePointer?
