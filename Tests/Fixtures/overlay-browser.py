@@ -14,6 +14,9 @@ Then, on stdout, one `key value` line each:
                             its markup would have made (0: it went in as text)
   title_scrolls             1 when that long title scrolls and a short one then does not
   recovery_seconds          from a daemon's return after an outage to the page being live
+  restart_overlay           asks the test to restart the overlay on its port and then create
+                            OUT/restarted
+  overlay_recovery_seconds  from then to the page being live again
   draw_p95_ms, frame_p95_ms 64 bars and 6 bubbles at 30 events a second, drawn at 60 Hz:
                             the page's draw time and the interval between frames (p95)
   request URL               every request the browser made (the network log)
@@ -173,6 +176,15 @@ def main():
         back = time.monotonic()
         wait(lambda: state() == "live", 10)
         print("recovery_seconds", round(time.monotonic() - back, 3), flush=True)
+
+        # The overlay restarts (the test does it, on the same port, then creates OUT/restarted).
+        print("restart_overlay now", flush=True)
+        wait(lambda: state() == "offline", 10)
+        marker = os.path.join(out, "restarted")
+        wait(lambda: os.path.exists(marker), 20)
+        back = time.monotonic()
+        wait(lambda: state() == "live", 10)
+        print("overlay_recovery_seconds", round(time.monotonic() - back, 3), flush=True)
 
         player.scene = busy_scene
         time.sleep(1)

@@ -10,7 +10,8 @@ import Testing
 /// `pulsebar overlay`, checked on its screenshots to 1 px against the seeds' geometry: the
 /// play/pause morph's two quadrilaterals, a bubble on its curve at ¼, ½ and ¾ of its life,
 /// the bars' heights. Also a hostile title, the recovery after a daemon's outage, the network
-/// log and the frame times with 64 bars and 6 bubbles.
+/// log and the frame times with 64 bars and 6 bubbles, and the recovery after the overlay's
+/// own restart.
 @Suite(.serialized) struct OverlayBrowserTests {
   /// The page's layout for an 800 × 400 window with these parameters (docs/OVERLAY.md).
   static let parameters =
@@ -68,7 +69,7 @@ import Testing
       let casesPath = directory + "/cases"
       try writeTextFile(casesPath, cases.map { "\($0.0)\t\($0.1)\n" }.joined())
       let socketPath = directory + "/scene.sock"
-      let overlay = try OverlayProcess(socketPath: socketPath)
+      var overlay = try OverlayProcess(socketPath: socketPath)
       let url = "http://127.0.0.1:\(overlay.port)/\(Self.parameters)"
       let browser = try ChildProcess(
         "/usr/bin/python3",
@@ -82,6 +83,11 @@ import Testing
         let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { continue }
         if parts[0] == "request" { requests.append(parts[1]) } else { results[parts[0]] = parts[1] }
+        if parts[0] == "restart_overlay" {
+          #expect(try overlay.terminate() == 0)
+          overlay = try OverlayProcess(socketPath: socketPath, port: overlay.port)
+          try writeTextFile(directory + "/restarted", "")
+        }
       }
       #expect(try browser.waitForExit(timeout: 30) == 0, "\(browser.standardError)")
       #expect(results["error"] == nil, "\(results["error"] ?? "")")
@@ -94,9 +100,15 @@ import Testing
       #expect(results["title_scrolls"] == "1", "a long title does not scroll, or a short one does")
       let recovery = Double(results["recovery_seconds"] ?? "") ?? .infinity
       #expect(recovery < 2, "the page came back after \(recovery) s")
+      let overlayRecovery = Double(results["overlay_recovery_seconds"] ?? "") ?? .infinity
       #expect(
-        requests == [url, "http://127.0.0.1:\(overlay.port)/events?fps=30&bars=32"],
-        "\(requests)")
+        overlayRecovery < 2,
+        "after the overlay's restart, the page came back in \(overlayRecovery) s")
+      // The page once, then its event stream (again after each restart of the overlay).
+      let events = "http://127.0.0.1:\(overlay.port)/events?fps=30&bars=32"
+      #expect(
+        requests.first == url && requests.dropFirst().allSatisfy { $0 == events }, "\(requests)")
+      #expect(requests.count >= 2)
       let frameP95 = Double(results["frame_p95_ms"] ?? "") ?? .infinity
       let drawP95 = Double(results["draw_p95_ms"] ?? "") ?? .infinity
       // The budget is the page's own work per frame; the interval between frames is the

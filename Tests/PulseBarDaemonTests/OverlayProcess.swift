@@ -9,13 +9,14 @@ final class OverlayProcess {
   let process: ChildProcess
   let port: UInt16
 
-  /// Starts `pulsebar overlay --port <free> --socket <socketPath>` and waits until it serves.
-  init(socketPath: String, extra: [String] = []) throws {
+  /// Starts `pulsebar overlay --port <port, else a free one> --socket <socketPath>` and waits
+  /// until it serves.
+  init(socketPath: String, port: UInt16? = nil, extra: [String] = []) throws {
     try #require(access(Binary.path, X_OK) == 0, "build pulsebar first: \(Binary.path)")
-    port = Self.freePort()
+    self.port = port ?? Self.freePort()
     process = try ChildProcess(
-      Binary.path, ["overlay", "--port", "\(port)", "--socket", socketPath] + extra)
-    let port = port
+      Binary.path, ["overlay", "--port", "\(self.port)", "--socket", socketPath] + extra)
+    let port = self.port
     let ready = eventually(timeout: 10) { Self.connect(port: port).map { close($0) } != nil }
     try #require(ready, "the overlay does not serve; stderr: \(process.standardError)")
   }
