@@ -90,7 +90,9 @@ private func checkWire(_ bytes: [UInt8]) {
   // Under the fuzzer's load the overlay may take a moment; past the header deadline (and a
   // second for its watchdog) a connection is held, which it must never be.
   let limit = Int32(OverlayServer.headerSeconds + 2) * 1000
-  guard poll(&entry, 1, limit) > 0 else { fatalError("no answer and no close in time") }
+  guard poll(&entry, 1, limit) > 0 else {
+    fatalError("no answer and no close in time; \(threadsAndDescriptors())")
+  }
   let count = recv(socket, &answer, answer.count, 0)
   guard count > 0 else { return }
   guard answer[..<count].starts(with: "HTTP/1.".utf8) else {
@@ -114,4 +116,23 @@ private func connectLoopback(port: UInt16) -> Int32 {
     return -1
   }
   return socket
+}
+
+/// This process's thread and descriptor counts, for a report.
+private func threadsAndDescriptors() -> String {
+  var threads = 0
+  if let file = fopen("/proc/self/status", "r") {
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, 256, file) != nil {
+      let text = String(decoding: line.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+      if text.hasPrefix("Threads:") { threads = Int(text.dropFirst(8).filter(\.isNumber)) ?? 0 }
+    }
+    fclose(file)
+  }
+  var descriptors = 0
+  if let directory = opendir("/proc/self/fd") {
+    while readdir(directory) != nil { descriptors += 1 }
+    closedir(directory)
+  }
+  return "\(threads) threads, \(descriptors - 2) descriptors"
 }
