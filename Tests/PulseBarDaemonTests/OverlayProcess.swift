@@ -21,6 +21,14 @@ final class OverlayProcess {
     try #require(ready, "the overlay does not serve; stderr: \(process.standardError)")
   }
 
+  /// A test that stops early (a failed `#require`, a throw) leaves no overlay running.
+  deinit {
+    if process.isRunning {
+      process.send(SIGKILL)
+      _ = try? process.waitForExit(timeout: 5)
+    }
+  }
+
   /// SIGTERM, then the exit status.
   func terminate() throws -> Int32 {
     process.send(SIGTERM)
