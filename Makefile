@@ -9,11 +9,12 @@ VERSION := $(shell cat VERSION)
 # APT=no skips every apt-get step (other distributions, or you install packages yourself).
 APT ?= yes
 # What building needs: the libraries pulsebar links, checked with pkg-config.
-# libturbojpeg and libpng (album-art colours) are headers only at build time, opened with
-# dlopen at run time like libpulse.
-BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd libturbojpeg libpng
+# libturbojpeg and libpng (album-art colours) and libmicrohttpd (`pulsebar overlay`) are
+# headers only at build time, opened with dlopen at run time like libpulse.
+BUILD_PKGCONFIG = libpulse libpipewire-0.3 fftw3f sndfile libsystemd libturbojpeg libpng \
+	libmicrohttpd
 BUILD_PACKAGES = pkg-config libpulse-dev libpipewire-0.3-dev libfftw3-dev libsndfile1-dev libsystemd-dev \
-	libturbojpeg0-dev libpng-dev
+	libturbojpeg0-dev libpng-dev libmicrohttpd-dev
 # What `make demo` adds: a player (paplay), sox to synthesize the demo track and tmux to show
 # the Waybar line under the full-screen view. Never an
 # audio server: the demo uses the desktop's, or starts a private one only from a binary that
@@ -40,7 +41,10 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pi
 	sox libsox-fmt-all tmux systemd cava valgrind i3blocks fontconfig fonts-dejavu-core man-db \
 	zsh fish mpv mpv-mpris dbus python3-dbus python3-gi sway waybar grim xvfb polybar xdotool \
 	imagemagick fonts-noto-core fonts-noto-mono fonts-noto-cjk fonts-noto-color-emoji \
-	python3-fonttools libfribidi0 debhelper dpkg-dev lintian $(DIST_PACKAGES)
+	python3-fonttools libfribidi0 debhelper dpkg-dev lintian $(DIST_PACKAGES) $(BROWSER_PACKAGES)
+# The overlay page's browser tests: headless Chromium driven through chromium-driver by
+# Selenium (Tests/Fixtures/overlay-browser.py).
+BROWSER_PACKAGES = chromium chromium-driver python3-selenium
 # What scripts/dist-test.sh adds (CI): Arch's makepkg (with pacman and bsdtar) and rpmbuild.
 DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm
 # What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
@@ -91,12 +95,12 @@ test: test-deps
 ## screenshots: docs/screenshots/{waybar,polybar}-{playing,paused,offline,now-playing}.png and
 ## polybar-{arabic,hebrew,braces}.png,
 ## taken by the real-bar tests (the shipped recipes in Waybar on headless sway and polybar on
-## Xvfb; now-playing: docs/RECIPES.md)
+## Xvfb; now-playing: docs/RECIPES.md), and overlay.png (headless Chromium: docs/OVERLAY.md)
 screenshots: test-deps
 	$(SWIFT) build --build-tests
 	mkdir -p docs/screenshots
 	PULSEBAR_SCREENSHOTS=$(CURDIR)/docs/screenshots $(SWIFT) test --skip-build --disable-xctest \
-		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar|theTitleIsDrawnAsItsCharacters'
+		--filter 'recipeInWaybar|recipeInPolybar|nowPlayingInWaybar|nowPlayingInPolybar|theTitleIsDrawnAsItsCharacters|pageInChromium'
 
 ## sanitize: the suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (not in CI)
 sanitize: test-deps
@@ -174,6 +178,10 @@ install: release
 	install -Dm644 systemd/pulsebar.socket $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.socket
 	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
 		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar.service
+	install -Dm644 systemd/pulsebar-overlay.service \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
+	sed -i 's|^ExecStart=%h/.local/bin/|ExecStart=$(PREFIX)/bin/|' \
+		$(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
 	@if [ -e $(DESTDIR)$(CONFIG_HOME)/pulsebar/config ]; then \
 		echo "keeping your $(CONFIG_HOME)/pulsebar/config"; \
 	else \
@@ -184,6 +192,8 @@ install: release
 
 uninstall:
 	-systemctl --user disable --now pulsebar.socket pulsebar.service 2>/dev/null
+	-systemctl --user disable --now pulsebar-overlay.service 2>/dev/null
+	rm -f $(DESTDIR)$(CONFIG_HOME)/systemd/user/pulsebar-overlay.service
 	rm -f $(DESTDIR)$(PREFIX)/bin/pulsebar \
 		$(DESTDIR)$(MAN_DIR)/pulsebar.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/pulsebar \

@@ -68,7 +68,9 @@ let package = Package(
       swiftSettings: releaseLayout),
     .target(
       name: "PulseBarDaemon",
-      dependencies: ["PulseBarSystem", "PulseBarAudio", "PulseBarPlayers", "PulseBarCore"],
+      dependencies: [
+        "PulseBarSystem", "PulseBarAudio", "PulseBarPlayers", "PulseBarCore", "CAudioLibraries",
+      ],
       swiftSettings: releaseLayout),
     // Release builds link a position-dependent executable: a PIE's loader rewrites every
     // page of `.data.rel.ro` (220 kB, dirty for good) from a 620 kB relocation table, a
@@ -128,6 +130,7 @@ if Context.environment["PULSEBAR_FUZZ"] != nil {
     ("bus-message", ["PulseBarPlayers"]),
     ("template", ["PulseBarCore"]), ("lrc", ["PulseBarCore"]),
     ("image", ["PulseBarCore", "PulseBarPlayers"]), ("uri", ["PulseBarCore"]),
+    ("overlay-request", ["PulseBarDaemon"]),
   ]
   for harness in harnesses {
     package.targets.append(

@@ -10,10 +10,10 @@ _pulsebar() {
     fi
     local command=run
     case ${COMP_WORDS[1]} in
-        run|listen|check-config|bands|ctl|status|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
+        run|listen|overlay|check-config|bands|ctl|status|help) ((COMP_CWORD > 1)) && command=${COMP_WORDS[1]} ;;
     esac
     if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "run listen check-config bands ctl status help" -- "$cur"))
+        COMPREPLY=($(compgen -W "run listen overlay check-config bands ctl status help" -- "$cur"))
         return
     fi
     case $command:$prev in
@@ -30,6 +30,9 @@ _pulsebar() {
         listen:--bars) return ;;
         listen:--fps) return ;;
         listen:--config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        overlay:--socket) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        overlay:--port) return ;;
+        overlay:--listen) return ;;
         bands:--bars) return ;;
         bands:--low) return ;;
         bands:--high) return ;;
@@ -42,7 +45,7 @@ _pulsebar() {
     local options
     case $command in
         help)
-            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen check-config bands ctl status" -- "$cur"))
+            ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "run listen overlay check-config bands ctl status" -- "$cur"))
             return ;;
         check-config)
             if [[ $cur != -* ]]; then
@@ -56,6 +59,7 @@ _pulsebar() {
     case $command in
         run) options="--config --format --bars --fps --channels --input --offline --socket --no-stdout --foreground --seed -v --verbose -h --help" ;;
         listen) options="--socket --format --bars --fps --config -h --help" ;;
+        overlay) options="--socket --port --listen -h --help" ;;
         check-config) options="-h --help" ;;
         bands) options="--bars --low --high --channels --rate --config -h --help" ;;
         ctl) options="--player -h --help" ;;

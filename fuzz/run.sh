@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (with AddressSanitizer and LeakSanitizer) and runs each for
 # FUZZ_SECONDS seconds, one after the other; `make fuzz` calls this. See fuzz/README.md.
-#   fuzz/run.sh [TARGET...]      targets: config subscription command-line audio-file raw-pcm template bus-message lrc image uri
+#   fuzz/run.sh [TARGET...]      targets: config subscription command-line audio-file raw-pcm template bus-message lrc image uri overlay-request
 # Exits non-zero at the first crash, leak, sanitizer report or timeout, with the input saved
 # under .build/fuzz/artifacts/. Each run grows its own corpus in .build/fuzz/corpus/TARGET,
 # starting from the checked-in seeds in fuzz/corpus/TARGET (which it never writes to).
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 swift=${SWIFT:-swift}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(config subscription command-line audio-file raw-pcm template bus-message lrc image uri)
+[ ${#targets[@]} -gt 0 ] || targets=(config subscription command-line audio-file raw-pcm template bus-message lrc image uri overlay-request)
 
 for target in "${targets[@]}"; do
   PULSEBAR_FUZZ=1 $swift build -c release --scratch-path .build/fuzz \

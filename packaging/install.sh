@@ -61,6 +61,7 @@ done
 if [ "$action" = uninstall ]; then
   echo "$files" | while read -r _ _ target; do rm -f "$DESTDIR$target"; done
   rm -f "$DESTDIR$UNITDIR/pulsebar.service"
+  rm -f "$DESTDIR$UNITDIR/pulsebar-overlay.service"
   rmdir "$DESTDIR$PREFIX/share/doc/pulsebar/examples" "$DESTDIR$PREFIX/share/doc/pulsebar" \
     2>/dev/null || true
   echo "install.sh: removed pulsebar from $DESTDIR$PREFIX (your ~/.config/pulsebar stays)"
@@ -79,6 +80,10 @@ sed "s|^ExecStart=%h/.local/bin/pulsebar |ExecStart=$PREFIX/bin/pulsebar |" \
   systemd/pulsebar.service >"$DESTDIR$UNITDIR/pulsebar.service"
 chmod 644 "$DESTDIR$UNITDIR/pulsebar.service"
 grep -q "^ExecStart=$PREFIX/bin/pulsebar " "$DESTDIR$UNITDIR/pulsebar.service"
+sed "s|^ExecStart=%h/.local/bin/pulsebar |ExecStart=$PREFIX/bin/pulsebar |" \
+  systemd/pulsebar-overlay.service >"$DESTDIR$UNITDIR/pulsebar-overlay.service"
+chmod 644 "$DESTDIR$UNITDIR/pulsebar-overlay.service"
+grep -q "^ExecStart=$PREFIX/bin/pulsebar " "$DESTDIR$UNITDIR/pulsebar-overlay.service"
 
 echo "install.sh: installed pulsebar in $DESTDIR$PREFIX (units in $DESTDIR$UNITDIR)"
 if [ -z "$DESTDIR" ]; then

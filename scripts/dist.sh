@@ -23,6 +23,7 @@ install -Dm644 completions/pulsebar.bash "$root/share/bash-completion/completion
 install -Dm644 completions/_pulsebar "$root/share/zsh/site-functions/_pulsebar"
 install -Dm644 completions/pulsebar.fish "$root/share/fish/vendor_completions.d/pulsebar.fish"
 install -Dm644 -t "$root/systemd" systemd/pulsebar.service systemd/pulsebar.socket
+install -Dm644 -t "$root/systemd" systemd/pulsebar-overlay.service
 install -Dm644 -t "$root/share/doc/pulsebar/examples" config/pulsebar.conf config/examples/*
 install -Dm644 -t "$root" LICENSE README.md
 install -Dm755 packaging/install.sh "$root/install.sh"

@@ -26,6 +26,8 @@ case .success(.run(let options)):
   status = RunCommand.run(options)
 case .success(.listen(let options)):
   status = ListenCommand.run(options)
+case .success(.overlay(let options)):
+  status = OverlayCommand.run(options)
 case .success(.control(let options)):
   status = ControlCommand.run(options)
 case .success(.status(let options)):

@@ -345,7 +345,7 @@ extension String {
     (["--bars="], ""),
     (
       ["help", "nope"],
-      "help: no command 'nope' (commands: run, listen, check-config, bands, ctl, status)"
+      "help: no command 'nope' (commands: run, listen, overlay, check-config, bands, ctl, status)"
     ),
     (["help", "run", "x"], "help takes at most one COMMAND"),
     (["--low", "20"], "unknown option '--low' for run (it belongs to 'pulsebar bands')"),

@@ -25,7 +25,7 @@ import Testing
       let built = Binary.path
       let binary = access(built, X_OK) == 0 ? built : "/bin/true"
       #expect(symlink(binary, home + "/.local/bin/pulsebar") == 0)
-      let units = ["pulsebar.service", "pulsebar.socket"]
+      let units = ["pulsebar.service", "pulsebar.socket", "pulsebar-overlay.service"]
       for unit in units {
         try copyFile(PackageRoot.path + "/systemd/" + unit, home + "/.config/systemd/user/" + unit)
       }
@@ -48,13 +48,17 @@ import Testing
 
   /// The service's sandbox: `systemd-analyze security` rates its exposure at 2.5 or below
   /// (Debian's own pipewire-pulse.service sets less), and the keys the contract names are there.
-  @Test func serviceIsHardened() throws {
+  /// The overlay's unit (pulsebar-overlay.service) is held to the same, with AF_INET added for
+  /// its loopback port.
+  @Test(arguments: ["pulsebar.service", "pulsebar-overlay.service"])
+  func serviceIsHardened(_ unit: String) throws {
     try #require(access("/usr/bin/systemd-analyze", X_OK) == 0, "systemd-analyze is missing")
-    let service = try readTextFile(PackageRoot.path + "/systemd/pulsebar.service")
+    let service = try readTextFile(PackageRoot.path + "/systemd/" + unit)
+    let families = unit == "pulsebar.service" ? "AF_UNIX" : "AF_UNIX AF_INET"
     for line in [
       "UMask=0077", "NoNewPrivileges=yes", "LockPersonality=yes", "MemoryDenyWriteExecute=yes",
       "RestrictNamespaces=yes", "SystemCallArchitectures=native",
-      "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX",
+      "SystemCallFilter=@system-service", "RestrictAddressFamilies=" + families,
       "RestartPreventExitStatus=2",
     ] {
       #expect(service.split(separator: "\n").contains(Substring(line)), "missing \(line)")
@@ -63,11 +67,9 @@ import Testing
       for directory in ["/.config", "/.config/systemd", "/.config/systemd/user", "/run"] {
         mkdir(home + directory, 0o700)
       }
-      try copyFile(
-        PackageRoot.path + "/systemd/pulsebar.service",
-        home + "/.config/systemd/user/pulsebar.service")
+      try copyFile(PackageRoot.path + "/systemd/" + unit, home + "/.config/systemd/user/" + unit)
       let child = try ChildProcess(
-        "systemd-analyze", ["security", "--user", "--offline=true", "pulsebar.service"],
+        "systemd-analyze", ["security", "--user", "--offline=true", unit],
         environment: [
           "HOME": home, "XDG_RUNTIME_DIR": home + "/run", "XDG_CONFIG_HOME": home + "/.config",
         ])

@@ -40,4 +40,6 @@ int pulsebar_decode_image(const unsigned char *data, size_t size,
 /// Frees what pulsebar_decode_image returned.
 void pulsebar_image_free(pulsebar_image *image);
 
+#include "pulsebar_http.h"
+
 #endif

@@ -14,6 +14,11 @@ package enum CommandLineParser {
       let rest = words.dropFirst()
       if asksForHelp(rest) { return .help(command: "listen") }
       return .listen(try parse(rest, into: ListenOptions(), ListenOptions.table, command: "listen"))
+    case "overlay":
+      let rest = words.dropFirst()
+      if asksForHelp(rest) { return .help(command: "overlay") }
+      return .overlay(
+        try parse(rest, into: OverlayOptions(), OverlayOptions.table, command: "overlay"))
     case "check-config":
       let rest = words.dropFirst()
       if asksForHelp(rest) { return .help(command: "check-config") }

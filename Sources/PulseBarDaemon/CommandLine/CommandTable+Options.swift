@@ -30,6 +30,17 @@ extension CommandOption {
     CommandOption(OptionSpec(name, short: short, help: help)) { options, _ in apply(&options) }
   }
 
+  /// `--socket PATH`: a client's path to the daemon's socket.
+  static func daemonSocket(set: @escaping @Sendable (inout Options, String) -> Void)
+    -> CommandOption
+  {
+    CommandOption(
+      OptionSpec(
+        "--socket", .required("PATH"), defaultValue: "$XDG_RUNTIME_DIR/pulsebar.sock",
+        help: "the daemon's socket", completion: .file)
+    ) { options, value in set(&options, value!) }
+  }
+
   /// `--config FILE`.
   static func config(
     help: String, defaultValue: String = "~/.config/pulsebar/config",
@@ -145,6 +156,27 @@ extension ListenOptions {
       help: "a client's config: format, bars, fps, socket",
       defaultValue: "none"
     ) { $0.configPath = $1 },
+  ]
+}
+
+// MARK: - overlay
+
+extension OverlayOptions {
+  /// `pulsebar overlay`'s options.
+  package static let table: [CommandOption<OverlayOptions>] = [
+    .daemonSocket { $0.socketPath = $1 },
+    CommandOption(
+      OptionSpec(
+        "--port", .required("N"), defaultValue: "\(OverlayOptions.defaultPort)",
+        help: "the page's port: http://127.0.0.1:N/")
+    ) { options, value throws(UsageError) in
+      options.port = UInt16(try wholeNumber(value!, option: "--port", in: 1...65535))
+    },
+    CommandOption(
+      OptionSpec(
+        "--listen", .required("ADDRESS"), defaultValue: OverlayOptions.loopback,
+        help: "the IPv4 address to serve on; any but loopback is warned about")
+    ) { options, value in options.address = value! },
   ]
 }
 

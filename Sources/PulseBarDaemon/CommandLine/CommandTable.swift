@@ -20,6 +20,10 @@ package enum CommandTable {
       summary: "read a running daemon's socket and print its frames",
       options: ListenOptions.table.map(\.spec)),
     CommandSpec(
+      name: "overlay", operands: "[OPTION]...",
+      summary: "serve a running daemon's scene as a web page for OBS and browsers",
+      options: OverlayOptions.table.map(\.spec)),
+    CommandSpec(
       name: "check-config", operands: "[FILE]",
       summary: "validate a config file (none at the default path: all defaults)",
       options: []),
@@ -113,6 +117,7 @@ package enum CommandTable {
       "pulsebar --input=file:song.flac --offline --format=json",
       "analyse a file as fast as possible"
     ),
+    ("pulsebar overlay", "the overlay page at http://127.0.0.1:7455/ (an OBS browser source)"),
     ("pulsebar bands --bars 8", "each bar's lower and upper cutoff in Hz"),
     ("pulsebar check-config", "check ~/.config/pulsebar/config"),
     ("pulsebar ctl play-pause", "toggle the active player (a bar module's click)"),

@@ -4,6 +4,8 @@ import PulseBarCore
 package enum Command: Equatable {
   case run(RunOptions)
   case listen(ListenOptions)
+  /// `overlay [--port N] [--listen ADDRESS] [--socket PATH]`.
+  case overlay(OverlayOptions)
   case checkConfig(path: String?)
   case bands(BandsOptions)
   /// `--help`, `-h`, `help [COMMAND]`, `COMMAND --help`: the whole help (`nil`) or a command's.
