@@ -146,7 +146,7 @@ import Testing
       }
       let refused = open()
       #expect(refused?.head.hasPrefix("HTTP/1.1 503") == true, "\(refused?.head ?? "")")
-      refused.map { close($0.socket) }
+      if let refused { close(refused.socket) }
       close(streams.removeFirst())
       // The overlay notices the closed stream at its next event (a second at most).
       #expect(
