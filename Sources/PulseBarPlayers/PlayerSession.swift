@@ -121,9 +121,10 @@ final class PlayerSession {
         for name in registry.names(ownedBy: owner) { requestProperties(of: name) }
       }
       for name in silentRetries.due(at: now) { requestProperties(of: name) }
+      if let due = finders.nextDue, due <= now { changed = true }
       if changed {
         changed = false
-        finders.publish(registry, to: published, debug: debug)
+        finders.publish(registry, to: published, at: now, debug: debug)
       }
       let state = connection.pollState
       poll.update(busIndex, state.events)
@@ -132,7 +133,7 @@ final class PlayerSession {
         let now = monotonicNanoseconds()
         timeout = deadline <= now ? 0 : Int32(min(60_000, (deadline - now + 999_999) / 1_000_000))
       }
-      for next in [nextReread, silentRetries.nextDue].compactMap({ $0 }) {
+      for next in [nextReread, silentRetries.nextDue, finders.nextDue].compactMap({ $0 }) {
         let wait = Int32(max(1, min(60_000, ((next - monotonicSeconds()) * 1000).rounded(.up))))
         timeout = timeout < 0 ? wait : min(timeout, wait)
       }

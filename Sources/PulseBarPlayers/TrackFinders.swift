@@ -24,13 +24,18 @@ struct TrackFinders {
     return art.takeReload() || lyricsChanged
   }
 
-  /// Publishes `registry` with the active track's lyric and art colours.
+  /// When either finder wants the track published again (a lyric text's or an art URL's turn,
+  /// a read to retry), in seconds on the monotonic clock.
+  var nextDue: Double? { [lyrics.nextDue, art.nextDue].compactMap { $0 }.min() }
+
+  /// Publishes `registry` with the active track's lyric and art colours, at `now`.
   mutating func publish(
-    _ registry: PlayerRegistry, to published: PlayerPublication, debug: (String) -> Void
+    _ registry: PlayerRegistry, to published: PlayerPublication, at now: Double,
+    debug: (String) -> Void
   ) {
     let active = registry.active
-    let lyric = lyrics.lyric(for: active?.lyricTrack, debug: debug)
-    let palette = art.palette(for: active?.artURL, debug: debug)
+    let lyric = lyrics.lyric(for: active?.lyricTrack, at: now, debug: debug)
+    let palette = art.palette(for: active?.artURL, at: now, debug: debug)
     published.publish(registry, lyric: lyric, artPalette: palette)
   }
 }
