@@ -100,7 +100,7 @@ import Testing
       #expect(result.status == 1 && result.lines.isEmpty)
       #expect(
         result.error
-          == "pulsebar status: no daemon at \(directory)/pulsebar.sock (No such file or directory); start one with `systemctl --user enable --now pulsebar.socket`, or `pulsebar run --socket --no-stdout`\n"
+          == "pulsebar status: no daemon at \(directory)/pulsebar.sock (No such file or directory); start it with `systemctl --user enable --now pulsebar.socket` (or `pulsebar run --socket --no-stdout`)\n"
       )
     }
   }

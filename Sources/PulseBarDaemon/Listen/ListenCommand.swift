@@ -130,7 +130,11 @@ package enum ListenCommand {
           if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
           refusal = message
           refused = message
-        case .full: reason = "too many clients (its socket.max_clients)"
+        case .full:
+          // It runs, and refuses: the error line (`!`), not "not running".
+          let message = "too many clients (its socket.max_clients)"
+          if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
+          (refusal, refused) = (message, message)
         case .overlong:
           notes.say(
             "pulsebar listen: \(path): a line longer than \(ListenRelay.maximumLine) bytes; reconnecting\n"
@@ -143,7 +147,7 @@ package enum ListenCommand {
       let retry = outage.lost()
       if retry.announce, let reason {
         notes.say(
-          "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+          "pulsebar listen: no daemon at \(path) (\(reason)); \(DaemonHints.start); retrying meanwhile\n"
         )
       }
       let frame =
