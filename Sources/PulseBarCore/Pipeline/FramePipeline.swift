@@ -47,11 +47,8 @@ package final class FramePipeline {
   private var consumers:
     [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, gate: FrameRateGate, changed: Bool)] =
       []
-  /// What a reload carries over to each consumer it registers again: its rate's schedule by
-  /// key (else a reload, or a storm of them, rendered a frame at once), and the highest `seq`
-  /// so far (json's `seq` increases for the daemon's life).
-  private var carriedGates: [ConsumerKey: FrameRateGate] = [:]
-  private var sequenceFloor: UInt64 = 0
+  /// The schedules and line numbers a reload carried over from the pipeline replaced.
+  private var carry = ReloadCarry()
   /// The one silence rule: a frame whose peak is below this (the configured
   /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
   /// holds still on it and the playback state counts it toward `paused`, so dither
@@ -83,11 +80,8 @@ package final class FramePipeline {
       playerStatus = previous.playerStatus
       playerShown = previous.playerShown
       othersPlay = previous.othersPlay
-      carriedGates = Dictionary(
-        previous.consumers.map { ($0.key, $0.gate) }, uniquingKeysWith: { first, _ in first })
-      sequenceFloor = previous.consumers.reduce(previous.sequenceFloor) {
-        max($0, $1.renderer.sequence)
-      }
+      carry = ReloadCarry(
+        previous.carry, previous.consumers.map { ($0.key, $0.gate, $0.renderer.sequence) })
       // The fresh analysis starts from zeros: amid sound that step is no onset.
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
@@ -109,14 +103,8 @@ package final class FramePipeline {
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
     renderer.nowPlaying = playerShown ? nowPlaying : nil
-    renderer.continueSequence(after: sequenceFloor)
-    // A consumer at the daemon's rate is held to it too: a player's or a lyric's change
-    // renders again at the same frame time, which such a consumer would otherwise get at once.
-    var gate = FrameRateGate(fps: key.fps ?? configuration.fps, pipelineFPS: frameRate)
-    if let carried = carriedGates[key], carried.period == gate.period {
-      (gate, carriedGates[key]) = (carried, nil)
-      gate.slack = 0.5 / Double(frameRate)
-    }
+    renderer.continueSequence(after: carry.sequence)
+    let gate = carry.gate(for: key, daemonFPS: configuration.fps, pipelineFPS: frameRate)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
   }
@@ -168,13 +156,7 @@ package final class FramePipeline {
   /// wants `configuration.fps`), never above `configuration.fps`; `configuration.fps` while
   /// there are none. A daemon whose only clients ask 30 lines a second analyses 30 frames.
   package var wantedFrameRate: Int {
-    Self.frameRate(for: consumers.map(\.key), maximum: configuration.fps)
-  }
-
-  /// ``wantedFrameRate`` for these consumers.
-  package static func frameRate(for keys: [ConsumerKey], maximum: Int) -> Int {
-    guard !keys.isEmpty else { return maximum }
-    return keys.reduce(1) { max($0, min($1.fps ?? maximum, maximum)) }
+    ConsumerKey.frameRate(for: consumers.map(\.key), maximum: configuration.fps)
   }
 
   /// Analyses `fps` frames a second from now on (clamped to 1…`configuration.fps`): each frame

@@ -130,11 +130,6 @@ package enum ListenCommand {
           if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
           refusal = message
           refused = message
-        case .full:
-          // It runs, and refuses: the error line (`!`), not "not running".
-          let message = "too many clients (its socket.max_clients)"
-          if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
-          (refusal, refused) = (message, message)
         case .overlong:
           notes.say(
             "pulsebar listen: \(path): a line longer than \(ListenRelay.maximumLine) bytes; reconnecting\n"
@@ -167,10 +162,8 @@ package enum ListenCommand {
   private enum StreamOutcome {
     /// A signal or a closed stdout: exit 0.
     case finished
-    /// The daemon answered `error: …` (other than a full house).
+    /// The daemon answered `error: …` (a full house too: it runs, and refuses).
     case refused(String)
-    /// The daemon serves as many clients as it may (`error: too many clients`).
-    case full
     /// A line longer than ``ListenRelay/maximumLine``: the connection is dropped.
     case overlong
     /// The daemon went away; `sawFrames` when it had sent any.
@@ -210,7 +203,10 @@ package enum ListenCommand {
       case .partial: continue
       case .overlong: return .overlong
       case .error(let message):
-        if message == "error: too many clients" { return .full }
+        // It runs, and refuses: the error line (`!`), not "not running".
+        if message == "error: too many clients" {
+          return .refused("too many clients (its socket.max_clients)")
+        }
         return .refused(message)
       case .lines:
         let written = relay.withLines {
