@@ -10,7 +10,8 @@
 # built with the real makepkg, its file list and .PKGINFO checked; and the RPM built with
 # rpmbuild -bb, its file list, Requires and scriptlets checked with rpm -qlp, -qRp and --scripts,
 # and rpmlint on the spec and the package. Every package's installed README links resolve
-# (scripts/doc-links.sh).
+# (scripts/doc-links.sh). Then `make demo` ended four ways leaves nothing running
+# (scripts/demo-test.sh).
 #
 # Needs root (it adds an unprivileged user for makepkg) and what `make test-deps` installs.
 # Every failure is one line "dist-test: FAIL: ..." on stderr (and in REPORT, when given); the
@@ -292,5 +293,10 @@ else
   while read -r line; do fail "rpmbuild: $line"; done < <(grep -iE 'error' "$work/rpmbuild.log" | head -n 5)
   grep -qiE 'error' "$work/rpmbuild.log" || fail "rpmbuild failed: $(tail -n 1 "$work/rpmbuild.log")"
 fi
+
+# --- make demo: nothing left running however it ends ----------------------------------------
+# The release build make dist made; q, Ctrl-C, SIGTERM and a closed terminal (SIGHUP).
+while read -r line; do fail "${line#demo-test: FAIL: }"; done < <(scripts/demo-test.sh .build/release/pulsebar 2>&1 >/dev/null)
+step "make demo: ended by q, SIGINT, SIGTERM and SIGHUP, nothing left running"
 
 finish
