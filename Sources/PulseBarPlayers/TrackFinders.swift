@@ -7,13 +7,18 @@ struct TrackFinders {
   var lyrics: LyricFinder
   var art: ArtFinder
 
-  /// Nothing to find: no lyrics directory, no art colours.
-  static let none = TrackFinders(
-    lyrics: LyricFinder(directory: nil, reloads: Mailbox(nil)),
-    art: ArtFinder(
-      settings: ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)),
-      reloads: Mailbox(ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)))
-    ))
+  /// Nothing to find: no lyrics directory, no art colours. Made afresh each time, so its
+  /// mailboxes' eventfds close with the session that held it (a `static let` kept two open
+  /// for the process's life).
+  static var none: TrackFinders {
+    TrackFinders(
+      lyrics: LyricFinder(directory: nil, reloads: Mailbox(nil)),
+      art: ArtFinder(
+        settings: ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)),
+        reloads: Mailbox(
+          ArtSettings(enabled: false, background: RGBColor(red: 0, green: 0, blue: 0)))
+      ))
+  }
 
   /// The reload mailboxes' descriptors, for the thread's poll.
   var descriptors: [FileDescriptor] { [lyrics.reloads.descriptor, art.reloads.descriptor] }
