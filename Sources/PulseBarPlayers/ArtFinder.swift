@@ -34,7 +34,7 @@ struct ArtFinder {
   /// A URL that waits for ``decodeInterval`` to pass.
   private var waiting: String?
   /// A read that failed for a moment, by URL.
-  private var retry = ReadRetry<String>()
+  private var retry = ReadRetry()
 
   init(settings: ArtSettings, reloads: Mailbox<ArtSettings>) {
     self.settings = settings

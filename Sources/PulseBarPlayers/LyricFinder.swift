@@ -24,6 +24,8 @@ struct LyricFinder {
 
     /// The track without its text: what the files depend on.
     var place: Track { Track(url: url, artist: artist, title: title, text: nil) }
+    /// The place as one string, for ``ReadRetry`` (D-Bus strings hold no NUL).
+    var retryKey: String { "\(url ?? "")\u{0}\(artist ?? "")\u{0}\(title ?? "")" }
   }
 
   /// The most bytes of a lyric file (and of `xesam:asText`).
@@ -45,7 +47,7 @@ struct LyricFinder {
   /// When a text that waits for the budget may be parsed.
   private var textDue: Double?
   /// A file read that failed for a moment, by track.
-  private var retry = ReadRetry<Track>()
+  private var retry = ReadRetry()
 
   init(directory: String?, reloads: Mailbox<String?>) {
     self.directory = directory
@@ -75,7 +77,7 @@ struct LyricFinder {
     if files?.place != place || retry.nextDue.map({ now >= $0 }) == true {
       let (lyric, transient) = find(place, debug: debug)
       files = (place, lyric)
-      if transient { retry.failed(place, at: now) } else { retry.settled() }
+      if transient { retry.failed(place.retryKey, at: now) } else { retry.settled() }
     }
     if let lyric = files?.lyric {
       textDue = nil

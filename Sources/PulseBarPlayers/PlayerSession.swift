@@ -58,7 +58,7 @@ final class PlayerSession {
     signals = PlayerSignals(connection: connection, debug: debug)
     let context = self.context
     // A player's own signals are matched per connection (``PlayerSignals/follow(_:)``).
-    try connection.addMatch(
+    try connection.addLastingMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
         + "arg0namespace='org.mpris.MediaPlayer2'",

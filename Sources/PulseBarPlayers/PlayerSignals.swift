@@ -30,6 +30,12 @@ final class PlayerSignals {
     self.debug = debug
   }
 
+  /// The slots still held go before the connection (each holds a reference to the bus). The
+  /// players' thread has ended by then (``PlayerWatcher/stop()`` joins it).
+  deinit {
+    for slot in matches.values.joined() { sd_bus_slot_unref(slot) }
+  }
+
   /// Listens to the signals of connection `owner` (a player's): its `PropertiesChanged` and
   /// `Seeked`, unless it is muted for a flood. The rules' handler gets `context` (the session).
   func follow(_ owner: String, context: UnsafeMutableRawPointer) {

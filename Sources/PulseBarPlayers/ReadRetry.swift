@@ -6,7 +6,12 @@ import PulseBarSystem
 /// 30 s apart, for as long as the same track is active. Such a failure is never kept as the
 /// track's answer (a brief shortage of descriptors lost the lyric and the art for good).
 /// Injected time, as ``SilentPlayerRetries``.
-struct ReadRetry<Key: Equatable & Sendable>: Sendable {
+struct ReadRetry: Sendable {
+  /// What a read is for: an art URL, a track's place (``LyricFinder/Track/retryKey``). Not a
+  /// generic parameter: valgrind reports Swift's generic metadata set-up as a conditional jump
+  /// on uninitialised memory, which would hide a real one in the hostile session.
+  typealias Key = String
+
   /// The first wait, in seconds.
   static var first: Double { 1 }
   /// The longest wait, in seconds.

@@ -88,7 +88,7 @@ import Testing
 /// same track only; the failures that say so.
 @Suite struct ReadRetryTests {
   @Test func theScheduleDoublesForTheSameTrack() {
-    var retry = ReadRetry<String>()
+    var retry = ReadRetry()
     #expect(retry.nextDue == nil)
     var now = 100.0
     var waits: [Double] = []
