@@ -74,16 +74,26 @@ struct LyricFinder {
       return nil
     }
     let place = track.place
-    if files?.place != place || retry.nextDue.map({ now >= $0 }) == true {
-      let (lyric, transient) = find(place, debug: debug)
-      files = (place, lyric)
-      if transient { retry.failed(place.retryKey, at: now) } else { retry.settled() }
-    }
-    if let lyric = files?.lyric {
+    let found = lyricInFiles(of: place, at: now, debug: debug)
+    if found != nil {
       textDue = nil
-      return lyric
+      return found
     }
     return lyric(fromText: track.text, of: place, at: now, debug: debug)
+  }
+
+  /// The lyric the files of `place` gave: looked for when the track changed or a read is due
+  /// again, else the one kept.
+  private mutating func lyricInFiles(of place: Track, at now: Double, debug: (String) -> Void)
+    -> SyncedLyric?
+  {
+    var due = false
+    if let next = retry.nextDue { due = now >= next }
+    if let files, files.place == place, !due { return files.lyric }
+    let result = find(place, debug: debug)
+    files = (place, result.lyric)
+    if result.transient { retry.failed(place.retryKey, at: now) } else { retry.settled() }
+    return result.lyric
   }
 
   /// The lyric in the player's `asText`, parsed when it changed and the budget allows.
@@ -106,7 +116,9 @@ struct LyricFinder {
   }
 
   /// The lyric in the track's files, and whether a read failed for a moment.
-  private func find(_ track: Track, debug: (String) -> Void) -> (SyncedLyric?, transient: Bool) {
+  private func find(_ track: Track, debug: (String) -> Void) -> (
+    lyric: SyncedLyric?, transient: Bool
+  ) {
     let paths = LyricPaths.candidates(
       url: track.url, artist: track.artist, title: track.title, directory: directory)
     var transient = false
