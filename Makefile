@@ -46,7 +46,7 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils pipewire pipewire-bin wireplumber pi
 # Selenium (Tests/Fixtures/overlay-browser.py).
 BROWSER_PACKAGES = chromium chromium-driver python3-selenium
 # What scripts/dist-test.sh adds (CI): Arch's makepkg (with pacman and bsdtar) and rpmbuild.
-DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm
+DIST_PACKAGES = makepkg pacman-package-manager libarchive-tools rpm rpmlint
 # What `make deb` adds: dpkg-buildpackage and debhelper (the test stack also has lintian, and
 # CI installs the package: scripts/package-test.sh).
 DEB_PACKAGES = debhelper dpkg-dev

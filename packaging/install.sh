@@ -49,21 +49,28 @@ share/bash-completion/completions/pulsebar 644 $PREFIX/share/bash-completion/com
 share/zsh/site-functions/_pulsebar 644 $PREFIX/share/zsh/site-functions/_pulsebar
 share/fish/vendor_completions.d/pulsebar.fish 644 $PREFIX/share/fish/vendor_completions.d/pulsebar.fish
 systemd/pulsebar.socket 644 $UNITDIR/pulsebar.socket"
-for example in share/doc/pulsebar/examples/*; do
+# The examples, README and the documents it links (their links resolve as installed).
+for document in $(find share/doc/pulsebar -type f | sort); do
   files="$files
-$example 644 $PREFIX/$example"
+$document 644 $PREFIX/$document"
 done
-for document in LICENSE README.md; do
-  files="$files
-$document 644 $PREFIX/share/doc/pulsebar/$document"
-done
+files="$files
+LICENSE 644 $PREFIX/share/doc/pulsebar/LICENSE"
 
 if [ "$action" = uninstall ]; then
+  # The user's units run the binary about to go: stopped and disabled first, so no service
+  # runs a deleted file and no enabled socket is left dangling (a user install only).
+  if [ -z "$DESTDIR" ] && [ -f "$UNITDIR/pulsebar.service" ] && command -v systemctl >/dev/null &&
+    systemctl --user show-environment >/dev/null 2>&1; then
+    systemctl --user disable --now pulsebar.socket pulsebar.service >/dev/null 2>&1 || true
+    systemctl --user daemon-reload >/dev/null 2>&1 || true
+    echo "install.sh: stopped and disabled pulsebar.socket and pulsebar.service"
+  fi
   echo "$files" | while read -r _ _ target; do rm -f "$DESTDIR$target"; done
   rm -f "$DESTDIR$UNITDIR/pulsebar.service"
   rm -f "$DESTDIR$UNITDIR/pulsebar-overlay.service"
-  rmdir "$DESTDIR$PREFIX/share/doc/pulsebar/examples" "$DESTDIR$PREFIX/share/doc/pulsebar" \
-    2>/dev/null || true
+  [ ! -d "$DESTDIR$PREFIX/share/doc/pulsebar" ] ||
+    find "$DESTDIR$PREFIX/share/doc/pulsebar" -depth -type d -empty -delete
   echo "install.sh: removed pulsebar from $DESTDIR$PREFIX (your ~/.config/pulsebar stays)"
   exit 0
 fi
@@ -89,4 +96,13 @@ echo "install.sh: installed pulsebar in $DESTDIR$PREFIX (units in $DESTDIR$UNITD
 if [ -z "$DESTDIR" ]; then
   echo "  then: systemctl --user daemon-reload && systemctl --user enable --now pulsebar.socket"
   echo "  a config to start from: $PREFIX/share/doc/pulsebar/examples/pulsebar.conf"
+  # The bar snippets call a bare `pulsebar`: its directory must be on the PATH bars get.
+  case ":${PATH:-}:" in
+  *":$PREFIX/bin:"*) ;;
+  *) echo "  $PREFIX/bin is not on your PATH (the bar snippets run \`pulsebar\`): add it in your shell's profile, e.g. export PATH=\"$PREFIX/bin:\$PATH\"" ;;
+  esac
+  # zsh finds completions only in its fpath, which has no home directory by default.
+  case ${SHELL:-}:$PREFIX/ in
+  */zsh:"${HOME:-/nonexistent}"/*) echo "  for zsh completions: fpath=($PREFIX/share/zsh/site-functions \$fpath) before compinit in ~/.zshrc" ;;
+  esac
 fi

@@ -15,14 +15,35 @@ seconds=${PULSEBAR_DEMO_SECONDS:-30}
 
 eval "$("$here/private-pulse.sh" start)"
 player=
+view=
+tmux_server=pulsebar-demo-$$
+socket_dir=
+# However the demo ends (q, Ctrl-C, SIGTERM, or SIGHUP when its terminal closes, which ends
+# make, this script and the tmux client but nothing else), nothing of it is left running:
+# the view, the tmux server, the player loop and the private server are stopped here.
 cleanup() {
+    [ -n "$view" ] && kill -TERM "$view" 2>/dev/null || true
+    env -u TMUX tmux -L "$tmux_server" kill-server 2>/dev/null || true
     # The player loop runs in a session of its own: killing its process group stops the
     # paplay inside it too, not only the loop around it.
     [ -n "$player" ] && kill -TERM -- "-$player" 2>/dev/null || true
     "$here/private-pulse.sh" stop >/dev/null 2>&1 || true
+    [ -z "$socket_dir" ] || rm -rf "$socket_dir"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# The view runs in the background and the script waits for it, so a signal's trap runs at
+# once (a foreground child would be waited for first: `run` takes SIGHUP as a reload). It
+# keeps the terminal: without job control it shares this process group, and fd 3 is stdin.
+exec 3<&0
+in_view() {
+    "$@" <&3 &
+    view=$!
+    wait "$view" || true
+    view=
+}
 # Loop the track into the default sink in the background.
 setsid sh -c 'while :; do paplay "$1" 2>/dev/null || exit 0; done' sh "$track" &
 player=$!
@@ -35,19 +56,18 @@ if [ -t 1 ] && command -v tmux >/dev/null 2>&1; then
     sleep 1
     socket_dir=$(mktemp -d)
     sock="$socket_dir/pulsebar.sock"
-    env -u TMUX tmux -L "pulsebar-demo-$$" -f /dev/null \
-        new-session -s demo "\"$bin\" run --foreground --bars 32 --channels stereo --socket \"$sock\"; tmux -L pulsebar-demo-$$ kill-server" \; \
+    in_view env -u TMUX tmux -L "$tmux_server" -f /dev/null \
+        new-session -s demo "\"$bin\" run --foreground --bars 32 --channels stereo --socket \"$sock\"; tmux -L $tmux_server kill-server" \; \
         set-option -g status off \; \
         split-window -v -l 3 "echo 'pulsebar listen --format waybar:'; sleep 0.5; exec \"$bin\" listen --socket \"$sock\" --format waybar --fps 10 2>/dev/null" \; \
-        select-pane -t 0 || true
-    rm -rf "$socket_dir"
+        select-pane -t 0
 elif [ -t 1 ]; then
     echo "pulsebar demo: the default sink's monitor, full-screen view (q quits)"
     sleep 1
-    "$bin" run --foreground --bars 32 --channels stereo || true
+    in_view "$bin" run --foreground --bars 32 --channels stereo
 else
     echo "pulsebar demo: the default sink's monitor as text frames for $seconds s"
-    timeout "$seconds" "$bin" run --bars 16 --format text || true
+    in_view timeout "$seconds" "$bin" run --bars 16 --format text
 fi
 cat <<EOT
 

@@ -8,7 +8,10 @@
 # real private PulseAudio, `systemd-analyze --user verify` of the installed units. Then the
 # Arch packages: each PKGBUILD's .SRCINFO against `makepkg --printsrcinfo`, and pulsebar-bin
 # built with the real makepkg, its file list and .PKGINFO checked; and the RPM built with
-# rpmbuild -bb, its file list and Requires checked with rpm -qlp and -qRp.
+# rpmbuild -bb, its file list, Requires and scriptlets checked with rpm -qlp, -qRp and --scripts,
+# and rpmlint on the spec and the package. Every package's installed README links resolve
+# (scripts/doc-links.sh). Then `make demo` ended four ways leaves nothing running
+# (scripts/demo-test.sh).
 #
 # Needs root (it adds an unprivileged user for makepkg) and what `make test-deps` installs.
 # Every failure is one line "dist-test: FAIL: ..." on stderr (and in REPORT, when given); the
@@ -104,9 +107,12 @@ for file in "$prefix/bin/pulsebar" "$prefix/share/man/man1/pulsebar.1" \
   "$prefix/share/bash-completion/completions/pulsebar" "$prefix/share/zsh/site-functions/_pulsebar" \
   "$prefix/share/fish/vendor_completions.d/pulsebar.fish" "${units[@]}" \
   "$prefix/share/doc/pulsebar/examples/pulsebar.conf" "$prefix/share/doc/pulsebar/examples/waybar-config.jsonc" \
-  "$prefix/share/doc/pulsebar/LICENSE"; do
+  "$prefix/share/doc/pulsebar/LICENSE" "$prefix/share/doc/pulsebar/README.md" \
+  "$prefix/share/doc/pulsebar/docs/INSTALL.md" "$prefix/share/doc/pulsebar/docs/RECIPES.md"; do
   [ -f "$file" ] || fail "install.sh did not install ${file#"$home"/}"
 done
+# Every link of the installed README (and of the documents it links) resolves there.
+while read -r line; do fail "install.sh: $line"; done < <(scripts/doc-links.sh "$prefix/share/doc/pulsebar")
 # A staged system install: DESTDIR prefixes every path, ExecStart names the final one.
 bare "$work/$name/install.sh" DESTDIR="$work/stage" PREFIX=/usr >/dev/null 2>&1 ||
   fail "install.sh DESTDIR=... PREFIX=/usr failed"
@@ -208,16 +214,28 @@ if (cd "$bin" && as_builder makepkg --nodeps --noconfirm --noprogressbar) >"$wor
     for file in usr/bin/pulsebar usr/lib/systemd/user/pulsebar.service usr/lib/systemd/user/pulsebar.socket \
       usr/share/man/man1/pulsebar.1.gz usr/share/bash-completion/completions/pulsebar \
       usr/share/zsh/site-functions/_pulsebar usr/share/fish/vendor_completions.d/pulsebar.fish \
-      usr/share/doc/pulsebar/examples/pulsebar.conf usr/share/licenses/pulsebar-bin/LICENSE; do
+      usr/share/doc/pulsebar/examples/pulsebar.conf usr/share/licenses/pulsebar-bin/LICENSE \
+      usr/share/doc/pulsebar/README.md usr/share/doc/pulsebar/docs/PIPEWIRE.md; do
       grep -qx "$file" "$work/arch.files" || fail "the Arch package has no $file"
     done
+    # The license once, where Arch keeps licenses (namcap is not in Debian: this is its check).
+    grep -qx usr/share/doc/pulsebar/LICENSE "$work/arch.files" &&
+      fail "the Arch package has the LICENSE under /usr/share/doc too"
+    mkdir -p "$work/arch-root"
+    bsdtar -xf "$package" -C "$work/arch-root" usr/share/doc
+    while read -r line; do fail "the Arch package: $line"; done < <(scripts/doc-links.sh "$work/arch-root/usr/share/doc/pulsebar")
     grep -vE '^(\.|usr/)' "$work/arch.files" | grep -q . &&
       fail "the Arch package installs outside /usr: $(grep -vE '^(\.|usr/)' "$work/arch.files" | head -n 3 | tr '\n' ' ')"
-    for line in "depend = pipewire" "depend = fftw" "depend = systemd-libs" "license = MIT" \
+    for line in "depend = libpipewire" "depend = fftw" "depend = systemd-libs" "license = MIT" \
       "optdepend = libpulse: the libpulse input (PulseAudio, pipewire-pulse)" \
-      "optdepend = libsndfile: the file: input" "provides = pulsebar" "arch = x86_64"; do
+      "optdepend = libsndfile: the file: input" \
+      "optdepend = libjpeg-turbo: album art colours from JPEG covers (colors.from_art)" \
+      "optdepend = libpng: album art colours from PNG covers (colors.from_art)" \
+      "provides = pulsebar=$version" "arch = x86_64"; do
       grep -qxF "$line" "$work/PKGINFO" || fail "the Arch package's .PKGINFO lacks '$line'"
     done
+    # The client library, not the PipeWire daemon.
+    grep -qxF "depend = pipewire" "$work/PKGINFO" && fail "the Arch package depends on the pipewire daemon"
     bsdtar -xOf "$package" usr/lib/systemd/user/pulsebar.service | grep -q '^ExecStart=/usr/bin/pulsebar ' ||
       fail "the Arch package's pulsebar.service does not run /usr/bin/pulsebar"
     step "makepkg: $(basename "$package"), $(grep -c . "$work/arch.files") entries; .PKGINFO depends on $(sed -n 's/^depend = //p' "$work/PKGINFO" | tr '\n' ' ')"
@@ -231,7 +249,9 @@ fi
 rpmtop=$work/rpm
 mkdir -p "$rpmtop/SOURCES"
 cp "$tarball" "$rpmtop/SOURCES/"
-if rpmbuild -bb --define "_topdir $rpmtop" packaging/rpm/pulsebar.spec >"$work/rpmbuild.log" 2>&1; then
+# --nodeps: BuildRequires (systemd-rpm-macros) name Fedora's packages, not in Debian's rpm
+# database; the spec carries the user-unit scriptlets' fallback for an rpm without them.
+if rpmbuild -bb --nodeps --define "_topdir $rpmtop" packaging/rpm/pulsebar.spec >"$work/rpmbuild.log" 2>&1; then
   rpm=$(ls "$rpmtop"/RPMS/x86_64/pulsebar-"$version"-1*.x86_64.rpm 2>/dev/null | head -n 1)
   if [ -z "$rpm" ]; then
     fail "rpmbuild wrote no pulsebar-$version-1*.x86_64.rpm"
@@ -242,7 +262,8 @@ if rpmbuild -bb --define "_topdir $rpmtop" packaging/rpm/pulsebar.spec >"$work/r
     for file in /usr/bin/pulsebar /usr/lib/systemd/user/pulsebar.service /usr/lib/systemd/user/pulsebar.socket \
       /usr/share/man/man1/pulsebar.1 /usr/share/bash-completion/completions/pulsebar \
       /usr/share/zsh/site-functions/_pulsebar /usr/share/fish/vendor_completions.d/pulsebar.fish \
-      /usr/share/doc/pulsebar/examples/pulsebar.conf /usr/share/licenses/pulsebar/LICENSE; do
+      /usr/share/doc/pulsebar/examples/pulsebar.conf /usr/share/licenses/pulsebar/LICENSE \
+      /usr/share/doc/pulsebar/README.md /usr/share/doc/pulsebar/docs/WIDTHS.md; do
       # The man page as installed, or compressed (Fedora's and openSUSE's brp-compress).
       grep -qxE "$file(\.gz|\.xz|\.zst)?" "$work/rpm.files" || fail "the RPM has no $file"
     done
@@ -251,9 +272,19 @@ if rpmbuild -bb --define "_topdir $rpmtop" packaging/rpm/pulsebar.spec >"$work/r
       case $soname in ld-linux-x86-64.so.2) soname="ld-linux-x86-64.so.2()(64bit)" ;; *) soname="$soname()(64bit)" ;; esac
       grep -qxF "$soname" "$work/rpm.requires" || fail "the RPM does not require $soname: $(tr '\n' ' ' <"$work/rpm.requires")"
     done <"$work/needed"
-    for soname in "libpulse.so.0()(64bit)" "libsndfile.so.1()(64bit)"; do
+    for soname in "libpulse.so.0()(64bit)" "libsndfile.so.1()(64bit)" "libturbojpeg.so.0()(64bit)" \
+      "libpng16.so.16()(64bit)"; do
       grep -qxF "$soname" "$work/rpm.recommends" || fail "the RPM does not recommend $soname"
     done
+    grep -qx /usr/share/doc/pulsebar/LICENSE "$work/rpm.files" && fail "the RPM has the LICENSE under /usr/share/doc too"
+    # The user units' scriptlets: preset at the first install, disabled at the last removal.
+    rpm -qp --scripts "$rpm" 2>/dev/null >"$work/rpm.scripts"
+    grep -qE '(preset|install-user-units).*pulsebar\.socket' "$work/rpm.scripts" || fail "the RPM has no %systemd_user_post"
+    grep -qE '(disable|remove-user-units).*pulsebar\.socket' "$work/rpm.scripts" || fail "the RPM has no %systemd_user_preun"
+    if ! rpmlint -r packaging/rpm/pulsebar.rpmlintrc packaging/rpm/pulsebar.spec "$rpm" >"$work/rpmlint.log" 2>&1; then
+      while read -r line; do fail "rpmlint: $line"; done < <(grep -E ': [EW]: ' "$work/rpmlint.log")
+      grep -qE ': [EW]: ' "$work/rpmlint.log" || fail "rpmlint failed: $(tail -n 1 "$work/rpmlint.log")"
+    fi
     grep -E 'swift|libpulse|libsndfile' "$work/rpm.requires" | grep -q . &&
       fail "the RPM requires $(grep -E 'swift|libpulse|libsndfile' "$work/rpm.requires" | tr '\n' ' ')"
     step "rpmbuild: $(basename "$rpm"), $(wc -l <"$work/rpm.files") files, $(wc -l <"$work/rpm.requires") requires"
@@ -262,5 +293,10 @@ else
   while read -r line; do fail "rpmbuild: $line"; done < <(grep -iE 'error' "$work/rpmbuild.log" | head -n 5)
   grep -qiE 'error' "$work/rpmbuild.log" || fail "rpmbuild failed: $(tail -n 1 "$work/rpmbuild.log")"
 fi
+
+# --- make demo: nothing left running however it ends ----------------------------------------
+# The release build make dist made; q, Ctrl-C, SIGTERM and a closed terminal (SIGHUP).
+while read -r line; do fail "${line#demo-test: FAIL: }"; done < <(scripts/demo-test.sh .build/release/pulsebar 2>&1 >/dev/null)
+step "make demo: ended by q, SIGINT, SIGTERM and SIGHUP, nothing left running"
 
 finish

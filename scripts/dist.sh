@@ -2,7 +2,7 @@
 # dist.sh BINARY DIST: the release tarball, DIST/pulsebar-VERSION-linux-ARCH.tar.gz and its
 # .sha256 (`make dist`, after the release build). It holds BINARY (stripped), the man page,
 # the completions, the systemd user units, the example config and bar snippets, LICENSE,
-# README.md and install.sh (packaging/install.sh: no toolchain, PREFIX and DESTDIR).
+# README.md with the documents it links (scripts/doc-tree.sh) and install.sh (packaging/install.sh: no toolchain, PREFIX and DESTDIR).
 # The archive is reproducible from the same binary: sorted names, owner root, every mtime the
 # last commit's (SOURCE_DATE_EPOCH when set).
 set -eu
@@ -25,7 +25,9 @@ install -Dm644 completions/pulsebar.fish "$root/share/fish/vendor_completions.d/
 install -Dm644 -t "$root/systemd" systemd/pulsebar.service systemd/pulsebar.socket
 install -Dm644 -t "$root/systemd" systemd/pulsebar-overlay.service
 install -Dm644 -t "$root/share/doc/pulsebar/examples" config/pulsebar.conf config/examples/*
-install -Dm644 -t "$root" LICENSE README.md
+# README and the documents it links, its links resolving where they are installed.
+scripts/doc-tree.sh "$root/share/doc/pulsebar"
+install -Dm644 -t "$root" LICENSE
 install -Dm755 packaging/install.sh "$root/install.sh"
 
 mkdir -p "$dist"

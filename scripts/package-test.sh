@@ -93,6 +93,9 @@ for snippet in polybar.ini i3blocks.conf waybar-config.jsonc eww.yuck fontconfig
   [ -f /usr/share/doc/pulsebar/examples/$snippet ] ||
     fail "/usr/share/doc/pulsebar/examples/$snippet is missing"
 done
+# README and the documents it links, every link resolving in the installed tree.
+[ -f /usr/share/doc/pulsebar/README.md ] || fail "/usr/share/doc/pulsebar/README.md is missing"
+while read -r line; do fail "$line"; done < <(scripts/doc-links.sh /usr/share/doc/pulsebar)
 
 # Two seconds of a tone, played at its own pace: ~120 json frames at 60 fps, the last one
 # two seconds of audio in.

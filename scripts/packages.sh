@@ -62,7 +62,8 @@ if [ "${APT:-yes}" = no ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "pulsebar needs:$missing" >&2
     if [ "$kind" = build ]; then
         echo "  (Debian names; elsewhere install the development packages of libpulse," >&2
-        echo "   fftw3 single precision (fftw3f), libsndfile and libsystemd, and pkg-config)" >&2
+        echo "   libpipewire 0.3, fftw3 single precision (fftw3f), libsndfile, libsystemd," >&2
+        echo "   libjpeg-turbo (turbojpeg) and libpng 1.6, and pkg-config)" >&2
     fi
     echo "  install them, then run make again" >&2
     exit 1

@@ -78,6 +78,64 @@ static tjscalingfactor jpeg_scale(int width, int height, int target) {
   return best;
 }
 
+/// What a JPEG's frame header says about the memory its decode holds: the coefficients of every
+/// component at once when the image is progressive or its first scan leaves components out
+/// (libjpeg buffers the whole image then, whatever the scaling), else 0 (it decodes a row of
+/// blocks at a time). -1: no frame or scan header where one is due.
+static long long jpeg_buffered_bytes(const unsigned char *data, size_t size) {
+  size_t at = 2;
+  int progressive = 0, components = 0, buffered = 0;
+  long long width = 0, height = 0, blocks = 0;
+  int horizontal[4] = {0}, vertical[4] = {0}, widest = 1, tallest = 1;
+  while (at + 4 <= size) {
+    if (data[at] != 0xFF) return -1;
+    unsigned char marker = data[at + 1];
+    if (marker == 0xFF) {
+      at++;
+      continue;
+    }
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
+      at += 2;
+      continue;
+    }
+    size_t length = ((size_t)data[at + 2] << 8) | data[at + 3];
+    if (length < 2 || at + 2 + length > size) return -1;
+    const unsigned char *segment = data + at + 4;
+    int frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 &&
+                marker != 0xCC;
+    if (frame) {
+      if (length < 8) return -1;
+      progressive = (marker & 3) == 2;
+      height = ((long long)segment[1] << 8) | segment[2];
+      width = ((long long)segment[3] << 8) | segment[4];
+      components = segment[5];
+      if (components < 1 || components > 4 || length < 8 + 3 * (size_t)components) return -1;
+      for (int index = 0; index < components; index++) {
+        horizontal[index] = segment[7 + 3 * index] >> 4;
+        vertical[index] = segment[7 + 3 * index] & 15;
+        if (horizontal[index] < 1 || vertical[index] < 1) return -1;
+        if (horizontal[index] > widest) widest = horizontal[index];
+        if (vertical[index] > tallest) tallest = vertical[index];
+      }
+    } else if (marker == 0xDA) {
+      if (!components) return -1;
+      buffered = progressive || segment[0] < components;
+      break;
+    }
+    at += 2 + length;
+  }
+  if (!components) return -1;
+  if (!buffered) return 0;
+  for (int index = 0; index < components; index++) {
+    long long across = (width * horizontal[index] + widest * 8 - 1) / (widest * 8);
+    long long down = (height * vertical[index] + tallest * 8 - 1) / (tallest * 8);
+    across = (across + horizontal[index] - 1) / horizontal[index] * horizontal[index];
+    down = (down + vertical[index] - 1) / vertical[index] * vertical[index];
+    blocks += across * down;
+  }
+  return blocks * 64 * 2;
+}
+
 static int decode_jpeg(const unsigned char *data, size_t size, const pulsebar_image_limits *limits,
                        pulsebar_image *image, char *error, size_t error_size) {
   pthread_once(&jpeg.once, load_jpeg);
@@ -93,8 +151,16 @@ static int decode_jpeg(const unsigned char *data, size_t size, const pulsebar_im
   } else {
     tjscalingfactor factor = jpeg_scale(width, height, limits->target_side);
     int scaled_width = TJSCALED(width, factor), scaled_height = TJSCALED(height, factor);
-    unsigned char *pixels = malloc((size_t)scaled_width * (size_t)scaled_height * 3);
-    if (!pixels) {
+    long long buffered = jpeg_buffered_bytes(data, size);
+    long long working = buffered + (long long)scaled_width * scaled_height * 3;
+    unsigned char *pixels = NULL;
+    if (buffered < 0) {
+      fail(error, error_size, "not a readable JPEG (no frame header)");
+    } else if (working > (long long)limits->max_working_bytes) {
+      snprintf(error, error_size, "%dx%d px %s JPEG: %lld MB to decode, over %zu MB", width, height,
+               buffered ? "progressive or multi-scan" : "scaled", working >> 20,
+               limits->max_working_bytes >> 20);
+    } else if (!(pixels = malloc((size_t)scaled_width * (size_t)scaled_height * 3))) {
       fail(error, error_size, "out of memory");
     } else if (jpeg.tjDecompress2(handle, data, (unsigned long)size, pixels, scaled_width, 0,
                                   scaled_height, TJPF_RGB,
@@ -123,10 +189,14 @@ static int decode_png(const unsigned char *data, size_t size, const pulsebar_ima
     return -1;
   }
   long width = header.width, height = header.height;
-  if (width > limits->max_side || height > limits->max_side ||
-      width * height > limits->max_full_pixels) {
-    snprintf(error, error_size, "%ldx%ld px: over %d px a side or %ld px in all", width, height,
-             limits->max_side, limits->max_full_pixels);
+  if (width > limits->max_side || height > limits->max_side) {
+    snprintf(error, error_size, "%ldx%ld px: over %d px a side", width, height, limits->max_side);
+    png.png_image_free(&header);
+    return -1;
+  }
+  if ((size_t)width * (size_t)height * 3 > limits->max_working_bytes) {
+    snprintf(error, error_size, "%ldx%ld px PNG: %zu MB to decode, over %zu MB", width, height,
+             ((size_t)width * (size_t)height * 3) >> 20, limits->max_working_bytes >> 20);
     png.png_image_free(&header);
     return -1;
   }

@@ -4,11 +4,18 @@ import PulseBarCore
 /// An image's bytes to an ``ArtPalette``: TurboJPEG (decoding at 1/8 size or so) or libpng's
 /// simplified API, both opened on first use (`pulsebar_decode_image`), then ``ArtQuantizer``.
 /// The pixels are freed before it returns: only the palette is kept.
+///
+/// The memory a decode takes is known from the header before anything is decoded, and the
+/// image is refused when the bytes and what the decoder holds besides them would pass
+/// ``maximumMemoryBytes``: a PNG's full-size pixels, a progressive or multi-scan JPEG's
+/// coefficients (libjpeg holds the whole image's then, whatever the scaling), a JPEG's scaled
+/// pixels. A hostile 8192×8192 progressive JPEG of 394 KB took 224 MB; it is refused now.
 package enum ArtDecoder {
   /// The most pixels a side of either format, checked from the header before decoding.
   package static let maximumSide = 8192
-  /// A PNG decodes at full size: at most this many pixels (48 MB of RGB) in all.
-  package static let maximumPNGPixels = 4096 * 4096
+  /// The most memory a decode holds, its bytes included: under the 32 MB over the daemon's
+  /// normal RSS that art may cost (the quantizer's few kilobytes aside).
+  package static let maximumMemoryBytes = 28 << 20
   /// The shorter side a JPEG is scaled down to, not below (its scaling steps are eighths).
   package static let jpegTargetSide = 64
 
@@ -26,7 +33,7 @@ package enum ArtDecoder {
     }
     var limits = pulsebar_image_limits(
       max_bytes: ArtSource.maximumImageBytes, max_side: Int32(maximumSide),
-      max_full_pixels: maximumPNGPixels, target_side: Int32(jpegTargetSide))
+      max_working_bytes: maximumMemoryBytes - bytes.count, target_side: Int32(jpegTargetSide))
     var image = pulsebar_image()
     var error = [CChar](repeating: 0, count: 256)
     let status = bytes.withUnsafeBufferPointer { data in

@@ -68,8 +68,7 @@ final class BusConnection {
 
   /// Adds a match rule; `handler` gets every matching signal with `context`.
   /// Returns the match's slot: ``removeMatch(_:)`` ends the match (the bus stops routing those
-  /// signals here).
-  @discardableResult
+  /// signals here), and must be called before the connection goes (the slot holds the bus).
   func addMatch(
     _ rule: String, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
   ) throws(BusError) -> OpaquePointer? {
@@ -78,6 +77,17 @@ final class BusConnection {
     let result = sd_bus_add_match_async(bus, &slot, rule, handler, nil, context)
     if result < 0 { throw BusError("match \(rule)", code: result) }
     return slot
+  }
+
+  /// Adds a match rule for the connection's whole life: its slot is the bus's own (floating),
+  /// freed with the bus. A slot handed out and never unreferenced holds a reference to the bus,
+  /// which then outlived ``deinit`` (valgrind: the `sd_bus_new` of start-up definitely lost).
+  func addLastingMatch(
+    _ rule: String, context: UnsafeMutableRawPointer, handler: sd_bus_message_handler_t
+  ) throws(BusError) {
+    assertConfined()
+    let result = sd_bus_add_match_async(bus, nil, rule, handler, nil, context)
+    if result < 0 { throw BusError("match \(rule)", code: result) }
   }
 
   /// Ends a match ``addMatch(_:context:handler:)`` made.

@@ -44,7 +44,7 @@ final class PlayerSession {
     core = PlayerCore(preference: initial)
     signals = PlayerSignals(connection: connection)
     // A player's own signals are matched per connection (``PlayerSignals/follow(_:context:)``).
-    try connection.addMatch(
+    try connection.addLastingMatch(
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
         + "arg0namespace='org.mpris.MediaPlayer2'",
@@ -98,7 +98,11 @@ final class PlayerSession {
         return
       }
       if let preference = preference.take() { handle(.preferenceChanged(preference)) }
-      if finders.takeReloads() { handle(.findersReloaded) }
+      // A finder wants the track published again: a lyric text's or an art URL's turn, a
+      // read to retry.
+      if finders.takeReloads() || finders.nextDue.map({ $0 <= now }) == true {
+        handle(.findersReloaded)
+      }
       handle(.tick)
       let state = connection.pollState
       poll.update(busIndex, state.events)
@@ -108,7 +112,7 @@ final class PlayerSession {
           deadline <= nanoseconds
           ? 0 : Int32(min(60_000, (deadline - nanoseconds + 999_999) / 1_000_000))
       }
-      if let next = core.nextDue {
+      for next in [core.nextDue, finders.nextDue].compactMap({ $0 }) {
         let wait = Int32(max(1, min(60_000, ((next - now) * 1000).rounded(.up))))
         timeout = timeout < 0 ? wait : min(timeout, wait)
       }
@@ -125,7 +129,7 @@ final class PlayerSession {
       case .call(let call, let asked): send(call, asked)
       case .subscribe(let owner): signals.follow(owner, context: context)
       case .unsubscribe(let owner): signals.unfollow(owner)
-      case .publish: finders.publish(core.registry, to: published, debug: debug)
+      case .publish: finders.publish(core.registry, to: published, at: now, debug: debug)
       case .pauseReading: flooded = true
       case .log(let line): debug(line)
       }

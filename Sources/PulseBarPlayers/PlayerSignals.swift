@@ -17,6 +17,12 @@ final class PlayerSignals {
     self.connection = connection
   }
 
+  /// The slots still held go before the connection (each holds a reference to the bus). The
+  /// players' thread has ended by then (``PlayerWatcher/stop()`` joins it).
+  deinit {
+    for slot in matches.values.joined() { sd_bus_slot_unref(slot) }
+  }
+
   /// Listens to the `PropertiesChanged` and `Seeked` of connection `owner` (a player's). The
   /// rules' handler gets `context` (the session).
   func follow(_ owner: String, context: UnsafeMutableRawPointer) {

@@ -27,6 +27,13 @@ package enum RegularFile {
       case .system(let error): error.description
       }
     }
+
+    /// The system refused for a moment (out of descriptors or memory, interrupted, busy): the
+    /// same read may work later, so this is not the file's answer.
+    package var isTransient: Bool {
+      guard case .system(let error) = self else { return false }
+      return [EMFILE, ENFILE, EAGAIN, EINTR, ENOMEM, ENOBUFS].contains(error.rawValue)
+    }
   }
 
   /// The bytes of `path`, at most `maximumBytes`.
@@ -46,6 +53,8 @@ package enum RegularFile {
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(kind(status.st_mode)) }
     guard status.st_size <= maximumBytes else { throw .tooLarge(maximumBytes) }
     var bytes: [UInt8] = []
+    // Its size once, not doubled while growing (art may be 16 MB: the memory is counted).
+    bytes.reserveCapacity(Int(status.st_size) + 1)
     var chunk = [UInt8](repeating: 0, count: 16384)
     while true {
       let result = chunk.withUnsafeMutableBytes { buffer in

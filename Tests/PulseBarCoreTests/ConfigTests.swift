@@ -89,7 +89,9 @@ import Testing
     #expect(
       throws: ConfigError(
         file: "crlf", line: 2,
-        message: "unknown key 'bar' in [general] (known: bars, fps, channels, format, seed)")
+        message:
+          "unknown key 'bar' in [general] (known: bars, fps, channels, format, seed); did you mean 'bars'?"
+      )
     ) {
       try ConfigParser.parse("[general]\r\nbar = 1\r\n", file: "crlf")
     }
@@ -120,11 +122,11 @@ import Testing
   @Test(arguments: [
     (
       "[general]\nbars = 8\n[colours]\n",
-      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, colors, players, lyrics, socket, scene, bubbles)"
+      "f.conf:3: unknown section [colours] (known: general, input, analysis, output, colors, players, lyrics, socket, scene, bubbles); did you mean 'colors'?"
     ),
     (
       "[general]\nbarz = 8\n",
-      "f.conf:2: unknown key 'barz' in [general] (known: bars, fps, channels, format, seed)"
+      "f.conf:2: unknown key 'barz' in [general] (known: bars, fps, channels, format, seed); did you mean 'bars'?"
     ),
     (
       "[general]\nbars = 8\n[output]\nraw_max = 9\n[general]\n  bars = 9\n",

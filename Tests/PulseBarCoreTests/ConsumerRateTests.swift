@@ -11,7 +11,7 @@ import Testing
     ] as [([Int?], Int)])
   func theFastestConsumerSetsTheRate(rates: [Int?], expected: Int) {
     let keys = rates.map { ConsumerKey(format: .waybar, bars: 8, fps: $0) }
-    #expect(FramePipeline.frameRate(for: keys, maximum: 60) == expected)
+    #expect(ConsumerKey.frameRate(for: keys, maximum: 60) == expected)
   }
 
   /// At 30 frames a second each frame is 1/30 s of audio (json `time` stays seconds of audio),

@@ -42,6 +42,19 @@ import Testing
     (["bands", "--offline"], "unknown option '--offline' for bands (see pulsebar --help)"),
     (["check-config", "a", "b"], "check-config takes at most one FILE"),
     (["run", "extra"], "unexpected argument 'extra' (see pulsebar --help)"),
+    (["lisen"], "unexpected argument 'lisen' (see pulsebar --help); did you mean 'listen'?"),
+    (
+      ["stauts", "--json"],
+      "unexpected argument 'stauts' (see pulsebar --help); did you mean 'status'?"
+    ),
+    (
+      ["--bras", "8"],
+      "unknown option '--bras' for run (see pulsebar --help); did you mean '--bars'?"
+    ),
+    (
+      ["listen", "--fromat", "json"],
+      "unknown option '--fromat' for listen (see pulsebar --help); did you mean '--format'?"
+    ),
   ])
   func badArgumentsAreOneLine(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments) }

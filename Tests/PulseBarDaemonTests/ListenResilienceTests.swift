@@ -80,7 +80,9 @@ import Testing
     }
   }
 
-  /// A daemon that serves its `max_clients` already: the note says so (it said "it went away").
+  /// A daemon that serves its `max_clients` already: the note says so (it said "it went away"),
+  /// and the bar shows the error line (`!`, class `error`, "too many clients"), not the
+  /// offline one, whose tooltip says the daemon is not running.
   @Test func aFullDaemonIsNamed() throws {
     try withTemporaryDirectory { directory in
       let audio = try makeTestAudio(in: directory)
@@ -92,12 +94,19 @@ import Testing
       #expect(first.readLine() != nil)
       let listen = try Self.listen(
         ["--format", "text"], directory: directory, socket: daemon.socketPath)
-      let offline = listen.waitForLine(timeout: 5) { $0.hasPrefix("Ø") }
-      #expect(offline != nil)
-      #expect(listen.standardError.contains("(too many clients"), "\(listen.standardError)")
+      let refused = listen.waitForLine(timeout: 5) { $0.hasPrefix("!") }
+      #expect(refused != nil)
+      #expect(listen.standardError.contains(": too many clients"), "\(listen.standardError)")
       #expect(!listen.standardError.contains("went away"))
+      #expect(!listen.standardError.contains("no daemon"))
       listen.send(SIGTERM)
       #expect(try listen.waitForExit(timeout: 5) == 0)
+      let waybar = try Self.listen(
+        ["--format", "waybar"], directory: directory, socket: daemon.socketPath)
+      let line = waybar.waitForLine(timeout: 5) { $0.contains("\"class\":[\"error\"]") }
+      #expect(line?.contains("too many clients") == true, "\(line ?? "none")")
+      waybar.send(SIGTERM)
+      #expect(try waybar.waitForExit(timeout: 5) == 0)
       #expect(try daemon.terminate() == 0)
     }
   }

@@ -347,7 +347,7 @@ import Testing
       #expect(try listen.waitForExit(timeout: 5) == 0)
       #expect(
         listen.standardError
-          == "pulsebar listen: no daemon at \(socket) (No such file or directory); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+          == "pulsebar listen: no daemon at \(socket) (No such file or directory); start it with `systemctl --user enable --now pulsebar.socket` (or `pulsebar run --socket --no-stdout`); retrying meanwhile\n"
       )
 
       let guessing = try ChildProcess(

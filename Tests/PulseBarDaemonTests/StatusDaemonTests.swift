@@ -9,7 +9,8 @@ import Testing
 @Suite(.serialized) struct StatusDaemonTests {
   /// Every key the json answer has: what a client may learn, and nothing else (DaemonStatus).
   static let keys: Set<String> = [
-    "version", "uptime", "config", "config_exists", "input", "source", "connected", "state",
+    "version", "uptime", "config", "config_exists", "last_reload", "input", "source", "connected",
+    "state",
     "player", "players", "clients", "subscriptions", "fps", "frames_last_second", "cpu_percent",
     "cpu_seconds",
   ]
@@ -100,8 +101,43 @@ import Testing
       #expect(result.status == 1 && result.lines.isEmpty)
       #expect(
         result.error
-          == "pulsebar status: no daemon at \(directory)/pulsebar.sock (No such file or directory); start one with `systemctl --user enable --now pulsebar.socket`, or `pulsebar run --socket --no-stdout`\n"
+          == "pulsebar status: no daemon at \(directory)/pulsebar.sock (No such file or directory); start it with `systemctl --user enable --now pulsebar.socket` (or `pulsebar run --socket --no-stdout`)\n"
       )
+    }
+  }
+
+  /// The last reload's outcome, in text and json: none yet, then a failed one (the error with
+  /// FILE:LINE; the old config stays), then one that worked.
+  @Test func theLastReloadIsShown() throws {
+    try withTemporaryDirectory { directory in
+      let audio = try makeTestAudio(in: directory, seconds: 30)
+      let config = directory + "/config"
+      try writeTextFile(config, "[general]\nbars = 8\n")
+      let daemon = try TestDaemon(
+        audio: audio, socketPath: directory + "/s.sock", extra: ["--config", config])
+      let before = try askJSON(daemon.socketPath).answer
+      #expect(before?["last_reload"] == .null)
+      try writeTextFile(config, "[general]\nbras = 8\n")
+      daemon.process.send(SIGHUP)
+      #expect(eventually { daemon.process.standardError.contains("config not reloaded") })
+      let failed = try askJSON(daemon.socketPath).answer?["last_reload"]
+      #expect(failed?["ok"] == .bool(false), "\(String(describing: failed))")
+      #expect(failed?["error"]?.string?.hasPrefix("\(config):2: unknown key 'bras'") == true)
+      let text = try Binary.run(["status", "--socket", daemon.socketPath], timeout: 10)
+      let line = text.lines.first { $0.hasPrefix("reload:") } ?? ""
+      #expect(
+        line.contains("ago, failed, the old config stays: \(config):2: unknown key"), "\(line)")
+      try writeTextFile(config, "[general]\nbars = 8\n")
+      daemon.process.send(SIGHUP)
+      #expect(
+        eventually {
+          (try? askJSON(daemon.socketPath).answer?["last_reload"]?["ok"]) == .bool(true)
+        })
+      let worked = try Binary.run(["status", "--socket", daemon.socketPath], timeout: 10)
+      #expect(
+        worked.lines.contains { $0.hasPrefix("reload:") && $0.hasSuffix(" ago, ok") },
+        "\(worked.lines)")
+      #expect(try daemon.terminate() == 0)
     }
   }
 }

@@ -59,10 +59,26 @@ import Testing
     ],
     analysisRate: 60, framesPerSecond: 30, cpuPercent: 1.24, cpuSeconds: 10.2)
 
+  /// A failed reload: its error in json (escaped) and in text (sanitized), after how long ago.
+  @Test func aFailedReloadIsShown() {
+    var status = Self.status
+    status.lastReloadAgo = 75
+    status.lastReloadError = "/c:2: unknown key 'x\u{1B}[2J'"
+    #expect(
+      status.json().contains(
+        #","last_reload":{"ago":75.0,"ok":false,"error":"/c:2: unknown key 'x\u001b[2J'"},"#))
+    let line = status.text().split(separator: "\n").first { $0.hasPrefix("reload:") }
+    #expect(
+      line?.hasPrefix("reload:   1 min 15 s ago, failed, the old config stays: /c:2:") == true)
+    #expect(line?.contains("\u{1B}") == false, "\(line ?? "")")
+    status.lastReloadError = nil
+    #expect(status.json().contains(#","last_reload":{"ago":75.0,"ok":true},"#))
+  }
+
   @Test func theJsonAnswerIsOneEscapedObject() {
     #expect(
       Self.status.json()
-        == #"{"version":"0.1.0","uptime":3725.5,"config":"/home/u/.config/pulsebar/config","config_exists":true,"input":"auto","source":"mpv (sink input 42)","connected":true,"state":"playing","player":"mpv","players":[{"name":"mpv","status":"playing"},{"name":"evil\"\n\u001b[31m","status":"paused"}],"clients":4,"subscriptions":[{"format":"waybar","bars":8,"fps":30,"clients":2},{"format":"json","bars":16,"fps":60,"clients":1}],"fps":60,"frames_last_second":30,"cpu_percent":1.24,"cpu_seconds":10.2}"#
+        == #"{"version":"0.1.0","uptime":3725.5,"config":"/home/u/.config/pulsebar/config","config_exists":true,"last_reload":null,"input":"auto","source":"mpv (sink input 42)","connected":true,"state":"playing","player":"mpv","players":[{"name":"mpv","status":"playing"},{"name":"evil\"\n\u001b[31m","status":"paused"}],"clients":4,"subscriptions":[{"format":"waybar","bars":8,"fps":30,"clients":2},{"format":"json","bars":16,"fps":60,"clients":1}],"fps":60,"frames_last_second":30,"cpu_percent":1.24,"cpu_seconds":10.2}"#
         + "\n")
   }
 

@@ -51,20 +51,20 @@ import Testing
     var finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
     var lines: [String] = []
     let track = files.track(text: Self.asText)
-    let result1 = finder.lyric(for: track) { lines.append($0) }
+    let result1 = finder.lyric(for: track, at: 0) { lines.append($0) }
     #expect(Self.first(result1) == "as text")
     files.write(files.inLyrics, Self.inDirectory)
-    var other = track
-    other.title = "Song"
-    other.text = Self.asText + "\n"
-    let result2 = finder.lyric(for: other) { lines.append($0) }
+    // Another finder: the files are looked in once per track.
+    finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
+    let other = track
+    let result2 = finder.lyric(for: other, at: 0) { lines.append($0) }
     #expect(Self.first(result2) == "in the directory")
     files.write(files.beside, Self.beside + "\nnot a line\n")
-    other.text = Self.asText
-    let result3 = finder.lyric(for: other) { lines.append($0) }
+    finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
+    let result3 = finder.lyric(for: other, at: 0) { lines.append($0) }
     #expect(Self.first(result3) == "beside")
     #expect(lines.last == "lyrics: 1 lines from \(files.beside); 1 malformed line skipped")
-    let result4 = finder.lyric(for: nil) { _ in }
+    let result4 = finder.lyric(for: nil, at: 0) { _ in }
     #expect(result4 == nil)
   }
 
@@ -72,10 +72,10 @@ import Testing
     let files = Files()
     var finder = LyricFinder(directory: nil, reloads: Mailbox(nil))
     files.write(files.beside, Self.beside)
-    let result5 = finder.lyric(for: files.track()) { _ in }
+    let result5 = finder.lyric(for: files.track(), at: 0) { _ in }
     #expect(Self.first(result5) == "beside")
     unlink(files.beside)
-    let result6 = finder.lyric(for: files.track()) { _ in }
+    let result6 = finder.lyric(for: files.track(), at: 0) { _ in }
     #expect(Self.first(result6) == "beside", "kept")
   }
 
@@ -84,12 +84,12 @@ import Testing
     let reloads = Mailbox<String?>(nil)
     var finder = LyricFinder(directory: nil, reloads: reloads)
     files.write(files.inLyrics, Self.inDirectory)
-    let result7 = finder.lyric(for: files.track()) { _ in }
+    let result7 = finder.lyric(for: files.track(), at: 0) { _ in }
     #expect(result7 == nil)
     reloads.post(files.lyrics)
     let result8 = finder.takeReload()
     #expect(result8)
-    let result9 = finder.lyric(for: files.track()) { _ in }
+    let result9 = finder.lyric(for: files.track(), at: 0) { _ in }
     #expect(Self.first(result9) == "in the directory")
     let again = finder.takeReload()
     #expect(!again)
@@ -103,7 +103,7 @@ import Testing
     // A FIFO with no writer: the open does not block, and the next source is read.
     #expect(mkfifo(files.beside, 0o600) == 0)
     let start = monotonicSeconds()
-    let result10 = finder.lyric(for: files.track()) { lines.append($0) }
+    let result10 = finder.lyric(for: files.track(), at: 0) { lines.append($0) }
     #expect(Self.first(result10) == "in the directory")
     #expect(monotonicSeconds() - start < 0.5)
     #expect(lines.first == "lyrics: \(files.beside): not a regular file (a FIFO); not read")
@@ -114,25 +114,25 @@ import Testing
     fputc(0x0A, big)
     fclose(big)
     lines = []
-    var track = files.track()
-    track.text = "new"
-    let result11 = finder.lyric(for: track) { lines.append($0) }
+    let track = files.track()
+    finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
+    let result11 = finder.lyric(for: track, at: 0) { lines.append($0) }
     #expect(Self.first(result11) == "in the directory")
     #expect(lines.first == "lyrics: \(files.beside): larger than 1048576 bytes; not read")
     // Binary: no time tags, so not a synced lyric.
     var random = SeededRandom(seed: 7)
     files.write(files.beside, (0..<100_000).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     lines = []
-    track.text = "newer"
-    let result12 = finder.lyric(for: track) { lines.append($0) }
+    finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
+    let result12 = finder.lyric(for: track, at: 0) { lines.append($0) }
     #expect(Self.first(result12) == "in the directory")
     #expect(lines.first == "lyrics: \(files.beside): no LRC time tags; not a synced lyric")
     // A directory where the file should be, and nothing anywhere: no lyric.
     unlink(files.beside)
     mkdir(files.beside, 0o700)
     unlink(files.inLyrics)
-    track.text = "newest"
-    let result13 = finder.lyric(for: track) { _ in }
+    finder = LyricFinder(directory: files.lyrics, reloads: Mailbox(nil))
+    let result13 = finder.lyric(for: track, at: 0) { _ in }
     #expect(result13 == nil)
   }
 
@@ -140,7 +140,7 @@ import Testing
     let files = Files()
     var finder = LyricFinder(directory: nil, reloads: Mailbox(nil))
     files.write(files.beside, Array("[00:01.00]caf".utf8) + [0xE9, 0xFF] + Array("!".utf8))
-    let result14 = finder.lyric(for: files.track()) { _ in }
+    let result14 = finder.lyric(for: files.track(), at: 0) { _ in }
     #expect(Self.first(result14) == "caf\u{FFFD}\u{FFFD}!")
   }
 }

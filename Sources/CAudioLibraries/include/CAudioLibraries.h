@@ -13,12 +13,14 @@ const char *pulsebar_open_libsndfile(void);
 
 #include <stddef.h>
 
-/// What an album-art decode may take: the file's bytes, the pixels a side, a PNG's pixels in all
-/// (it decodes at full size), and the shorter side a JPEG is scaled down to (not below).
+/// What an album-art decode may take: the file's bytes, the pixels a side, the memory the
+/// decoder may hold besides the bytes (a PNG's pixels at full size, a progressive or multi-scan
+/// JPEG's coefficients, a JPEG's scaled pixels: all known from the header, before decoding),
+/// and the shorter side a JPEG is scaled down to (not below).
 typedef struct {
   size_t max_bytes;
   int max_side;
-  long max_full_pixels;
+  size_t max_working_bytes;
   int target_side;
 } pulsebar_image_limits;
 

@@ -86,7 +86,9 @@ package enum ConfigParser {
     let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
     guard ConfigKeys.sections.contains(name) else {
       throw place.with(
-        "unknown section [\(name)] (known: \(ConfigKeys.sections.joined(separator: ", ")))")
+        Suggestion.appending(
+          to: "unknown section [\(name)] (known: \(ConfigKeys.sections.joined(separator: ", ")))",
+          for: name, among: ConfigKeys.sections))
     }
     return name
   }
@@ -103,7 +105,9 @@ package enum ConfigParser {
     guard let setting = ConfigKeys.setting(section: section, key: key) else {
       let known = ConfigKeys.all.filter { $0.section == section }.map(\.key)
       throw place.with(
-        "unknown key '\(key)' in [\(section)] (known: \(known.joined(separator: ", ")))")
+        Suggestion.appending(
+          to: "unknown key '\(key)' in [\(section)] (known: \(known.joined(separator: ", ")))",
+          for: key, among: known))
     }
     return (setting, equals)
   }

@@ -11,4 +11,11 @@ package struct ConsumerKey: Hashable, Sendable {
     self.bars = bars
     self.fps = fps
   }
+
+  /// The rate consumers with `keys` need (``FramePipeline/wantedFrameRate``): the fastest
+  /// one's (one without a rate of its own wants `maximum`), never above `maximum`.
+  package static func frameRate(for keys: [ConsumerKey], maximum: Int) -> Int {
+    guard !keys.isEmpty else { return maximum }
+    return keys.reduce(1) { max($0, min($1.fps ?? maximum, maximum)) }
+  }
 }

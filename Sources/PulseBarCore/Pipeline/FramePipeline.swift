@@ -47,6 +47,8 @@ package final class FramePipeline {
   private var consumers:
     [(key: ConsumerKey, layout: Int, renderer: FrameRenderer, gate: FrameRateGate, changed: Bool)] =
       []
+  /// The schedules and line numbers a reload carried over from the pipeline replaced.
+  private var carry = ReloadCarry()
   /// The one silence rule: a frame whose peak is below this (the configured
   /// `analysis.noise_floor`, −70 dBFS by default) is silent. The automatic gain
   /// holds still on it and the playback state counts it toward `paused`, so dither
@@ -78,6 +80,8 @@ package final class FramePipeline {
       playerStatus = previous.playerStatus
       playerShown = previous.playerShown
       othersPlay = previous.othersPlay
+      carry = ReloadCarry(
+        previous.carry, previous.consumers.map { ($0.key, $0.gate, $0.renderer.sequence) })
       // The fresh analysis starts from zeros: amid sound that step is no onset.
       if previous.signalPresent { analyzer.reprimeOnsets() }
     } else {
@@ -99,7 +103,8 @@ package final class FramePipeline {
     let renderer = FrameRenderer(format: key.format, configuration: configuration)
     renderer.mirrored = configuration.channels == .stereo
     renderer.nowPlaying = playerShown ? nowPlaying : nil
-    let gate = FrameRateGate(fps: key.fps, pipelineFPS: frameRate)
+    renderer.continueSequence(after: carry.sequence)
+    let gate = carry.gate(for: key, daemonFPS: configuration.fps, pipelineFPS: frameRate)
     consumers.append((key, layout, renderer, gate, false))
     return consumers.count - 1
   }
@@ -151,13 +156,7 @@ package final class FramePipeline {
   /// wants `configuration.fps`), never above `configuration.fps`; `configuration.fps` while
   /// there are none. A daemon whose only clients ask 30 lines a second analyses 30 frames.
   package var wantedFrameRate: Int {
-    Self.frameRate(for: consumers.map(\.key), maximum: configuration.fps)
-  }
-
-  /// ``wantedFrameRate`` for these consumers.
-  package static func frameRate(for keys: [ConsumerKey], maximum: Int) -> Int {
-    guard !keys.isEmpty else { return maximum }
-    return keys.reduce(1) { max($0, min($1.fps ?? maximum, maximum)) }
+    ConsumerKey.frameRate(for: consumers.map(\.key), maximum: configuration.fps)
   }
 
   /// Analyses `fps` frames a second from now on (clamped to 1…`configuration.fps`): each frame

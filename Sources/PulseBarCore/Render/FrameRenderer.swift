@@ -5,7 +5,7 @@
 /// format's renderer (``TextLineRenderer``, ``WaybarRenderer``, ``JSONLineRenderer``,
 /// ``RawLineRenderer``), each with the shared change filter (``LineFilter``) and, for the text
 /// formats, the shared template engine (``TemplateRenderer``). `seq` counts the lines this
-/// renderer produced, starting at 1. Not `Sendable`: the compiler keeps each renderer on one
+/// renderer produced, starting at 1, or after the last of the pipeline it replaced (a reload). Not `Sendable`: the compiler keeps each renderer on one
 /// thread at a time (the engine's).
 package final class FrameRenderer {
   package let format: OutputFormat
@@ -79,6 +79,20 @@ package final class FrameRenderer {
     waybar?.filter.forget()
     json?.filter.forget()
     raw?.filter.forget()
+  }
+
+  /// Lines rendered so far: json's `seq` of the last one.
+  package var sequence: UInt64 {
+    text?.filter.sequence ?? waybar?.filter.sequence ?? json?.filter.sequence
+      ?? raw?.filter.sequence ?? 0
+  }
+
+  /// Numbers lines on from `last` (a reload's renderer goes on from the old ones').
+  package func continueSequence(after last: UInt64) {
+    text?.filter.continueSequence(after: last)
+    waybar?.filter.continueSequence(after: last)
+    json?.filter.continueSequence(after: last)
+    raw?.filter.continueSequence(after: last)
   }
 
   /// Renders the frame; returns true when `line` holds a line that differs from the last one.

@@ -26,6 +26,9 @@ struct LineFilter {
   /// Forgets the last line, so the next one is written even if unchanged (a new consumer).
   mutating func forget() { hasWritten = false }
 
+  /// Numbers lines on from `last` (a reload's new renderer): `seq` never steps back.
+  mutating func continueSequence(after last: UInt64) { sequence = max(sequence, last) }
+
   /// True when ``body`` (with `percentage`, for waybar) makes a new line: it becomes
   /// ``written`` and ``line`` is cleared for the format to fill.
   mutating func offer(percentage: Int = 0) -> Bool {

@@ -1,3 +1,4 @@
+import PulseBarCore
 import PulseBarPlayers
 
 /// Parses `pulsebar`'s arguments (without the program name) from the option table
@@ -118,7 +119,7 @@ package enum CommandLineParser {
         attached = String(word[word.index(after: equals)...])
       }
       guard let option = table.first(where: { $0.spec.isNamed(name) }) else {
-        throw unknown(String(name), command: command)
+        throw unknown(String(name), command: command, options: table.map(\.spec.name))
       }
       var value = attached
       switch option.spec.argument {
@@ -137,14 +138,25 @@ package enum CommandLineParser {
     return options
   }
 
-  private static func unknown(_ argument: String, command: String) -> UsageError {
+  /// Says what is wrong with `argument`, with the nearest command or option of `command`.
+  private static func unknown(_ argument: String, command: String, options: [String])
+    -> UsageError
+  {
     guard argument.hasPrefix("-") else {
-      return UsageError("unexpected argument '\(argument)' (see pulsebar --help)")
+      // `pulsebar lisen`: a mistyped command reaches run as an argument.
+      let commands = CommandTable.commands.map(\.name) + ["help"]
+      return UsageError(
+        Suggestion.appending(
+          to: "unexpected argument '\(argument)' (see pulsebar --help)", for: argument,
+          among: command == "run" ? commands : []))
     }
     // run's options and bands' overlap; the ones only bands has are a common slip.
     if command == "run", BandsOptions.table.contains(where: { $0.spec.isNamed(argument[...]) }) {
       return UsageError("unknown option '\(argument)' for run (it belongs to 'pulsebar bands')")
     }
-    return UsageError("unknown option '\(argument)' for \(command) (see pulsebar --help)")
+    return UsageError(
+      Suggestion.appending(
+        to: "unknown option '\(argument)' for \(command) (see pulsebar --help)", for: argument,
+        among: options))
   }
 }

@@ -80,8 +80,12 @@ package enum CommandTable {
       "the daemon's socket (run --socket, listen); [socket] path moves it"
     ),
     (
-      "~/.config/systemd/user/pulsebar.service, pulsebar.socket",
-      "the systemd user units make install puts there"
+      "/usr/lib/systemd/user/pulsebar.service, pulsebar.socket",
+      "the systemd user units of the packages (deb, Arch, RPM); the tarball's install.sh puts them in ~/.local/share/systemd/user (PREFIX/lib/systemd/user outside your home), make install in ~/.config/systemd/user"
+    ),
+    (
+      "/usr/share/doc/pulsebar/examples",
+      "the example config (pulsebar.conf) and bar snippets of the packages; ~/.local/share/doc/pulsebar/examples from the tarball's install.sh (PREFIX/share/doc/pulsebar/examples), config/examples in the source"
     ),
   ]
 

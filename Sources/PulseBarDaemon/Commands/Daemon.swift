@@ -23,6 +23,8 @@ final class Daemon {
   private var playerWatcher: PlayerWatcher?
   /// The config warnings already said (each is said once, not again at every reload).
   private var warned: Set<String>
+  /// The socket, whose status tells the last reload's outcome.
+  private var socket: SocketHandler?
 
   init(
     source: CaptureSource, sampleRate: Int, configuration: Configuration, options: RunOptions,
@@ -64,6 +66,7 @@ final class Daemon {
         socketPath: options.socketPath, configuration: configuration, sampleRate: sampleRate,
         logger: logger)
       socket?.statusDesk.facts.configPath = options.configPath ?? ConfigLoading.defaultPath()
+      self.socket = socket
       try socket?.start()
     } catch {
       logger.error("\(error)")
@@ -184,13 +187,17 @@ final class Daemon {
       if let notice = plan.notice { logger.notice(notice) }
       if let refusal = plan.refusal {
         logger.error("config not reloaded, keeping the old one: \(refusal)")
+        socket?.statusDesk.facts.lastReload = ReloadOutcome(at: socket?.now ?? 0, error: refusal)
         return nil
       }
       running = plan.applied
       logger.debug("reload: new config in effect")
+      socket?.statusDesk.facts.lastReload = ReloadOutcome(at: socket?.now ?? 0, error: nil)
       return plan
     } catch {
       logger.error("config not reloaded, keeping the old one: \(error)")
+      socket?.statusDesk.facts.lastReload = ReloadOutcome(
+        at: socket?.now ?? 0, error: "\(error)")
       return nil
     }
   }

@@ -4,7 +4,8 @@ import PulseBarSystem
 /// `pulsebar status [--json] [--socket PATH]`: asks the running daemon over its socket (the
 /// line `status`, or `status json`) and prints its answer (``DaemonStatus``). Exit 0 with an
 /// answer; 1 and one line on stderr saying how to start a daemon when none listens, and when
-/// the daemon does not answer or predates `status`.
+/// the daemon does not answer or predates `status`. The answer is printed with its controls
+/// escaped (``MessageEscaping``): the socket may be anyone's.
 package enum StatusCommand {
   /// How long the daemon may take to answer (it answers with its next frame, at once).
   static let replyTimeoutMilliseconds: Int32 = 2000
@@ -22,8 +23,7 @@ package enum StatusCommand {
       socket = try UnixSocket.connect(path: path)
     } catch {
       Console.error(
-        "pulsebar status: no daemon at \(path) (\(error)); start one with `systemctl --user enable --now pulsebar.socket`, or `pulsebar run --socket --no-stdout`\n"
-      )
+        "pulsebar status: no daemon at \(path) (\(error)); \(DaemonHints.start)\n")
       return 1
     }
     defer { socket.closeQuietly() }
@@ -38,7 +38,8 @@ package enum StatusCommand {
       )
       return 1
     }
-    return Console.output(reply) ? 0 : 1
+    // What a socket sends is escaped as messages are: a foreign one could send escape sequences.
+    return Console.output(MessageEscaping.escapedLines(reply)) ? 0 : 1
   }
 
   /// Sends `request` and reads the answer until the daemon closes (or the timeout).

@@ -148,7 +148,6 @@ package enum ListenCommand {
           if refusal != message { notes.say("pulsebar listen: \(path): \(message)\n") }
           refusal = message
           refused = message
-        case .full: reason = "too many clients (its socket.max_clients)"
         case .overlong:
           notes.say(
             "pulsebar listen: \(path): a line longer than \(ListenRelay.maximumLine) bytes; reconnecting\n"
@@ -161,7 +160,7 @@ package enum ListenCommand {
       let retry = outage.lost()
       if retry.announce, let reason {
         notes.say(
-          "pulsebar listen: no daemon at \(path) (\(reason)); start it with `systemctl --user enable --now pulsebar.socket` or `pulsebar run --socket`; retrying meanwhile\n"
+          "pulsebar listen: no daemon at \(path) (\(reason)); \(DaemonHints.start); retrying meanwhile\n"
         )
       }
       let frame =
@@ -181,10 +180,8 @@ package enum ListenCommand {
   private enum StreamOutcome {
     /// A signal or a closed stdout: exit 0.
     case finished
-    /// The daemon answered `error: …` (other than a full house).
+    /// The daemon answered `error: …` (a full house too: it runs, and refuses).
     case refused(String)
-    /// The daemon serves as many clients as it may (`error: too many clients`).
-    case full
     /// A line longer than ``ListenRelay/maximumLine``: the connection is dropped.
     case overlong
     /// The daemon went away; `sawFrames` when it had sent any.
@@ -226,7 +223,10 @@ package enum ListenCommand {
       case .partial: continue
       case .overlong: return .overlong
       case .error(let message):
-        if message == "error: too many clients" { return .full }
+        // It runs, and refuses: the error line (`!`), not "not running".
+        if message == "error: too many clients" {
+          return .refused("too many clients (its socket.max_clients)")
+        }
         return .refused(message)
       case .lines:
         let written = relay.withLines { lines in

@@ -41,11 +41,22 @@ package struct ClientProtocol: Sendable {
   package static let subscriptionTimeout = 0.1
   /// How long a client may have a backlog without any write going through.
   package static let stuckTimeout = 5.0
+  /// What the log says when a stuck client is dropped.
+  static let stuckNote =
+    "socket: a client made no progress for \(Int(stuckTimeout)) s; disconnected"
   /// The longest subscription line, newline excluded.
   package static let maxLineLength = 256
 
+  /// How long a client that sent nothing may hold a slot before it counts as idle.
+  package static let idleAge = 2.0
+  /// The fewest unread bytes (``FileDescriptor/unreadBytes``, as the kernel counts them: about
+  /// 768 a short line) that make such a client idle: a few lines.
+  package static let idleUnreadBytes = 2048
+
   package private(set) var state = State.awaitingSubscription
   private let connectedAt: Double
+  /// The client sent at least a byte (its subscription line, or part of one).
+  private var spoke = false
   private var line: [UInt8] = []
   /// When the current write backlog last made progress (or began); `nil` without a backlog.
   private var backlogProgressAt: Double?
@@ -63,6 +74,7 @@ package struct ClientProtocol: Sendable {
   package mutating func received(_ bytes: some Sequence<UInt8>) -> Action {
     guard state == .awaitingSubscription else { return .none }
     for byte in bytes {
+      spoke = true
       if byte == UInt8(ascii: "\n") { return finishLine() }
       let printable = (0x20..<0x7f).contains(byte)
       guard printable || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") else {
@@ -109,6 +121,17 @@ package struct ClientProtocol: Sendable {
     case .closed:
       return .none
     }
+  }
+
+  /// Whether the client holds its slot for nothing at `now`: subscribed by default (it sent
+  /// nothing) at least ``idleAge`` ago, and it read none of the `sentBytes` it was sent (the
+  /// kernel's count of what waits unread, `unreadBytes`, is at least all of them, and at
+  /// least ``idleUnreadBytes``). Such a client gives its slot up to one that subscribes when
+  /// all are taken: 70 idle connections held 64 slots for good, and every bar said the daemon
+  /// was not running.
+  package func isIdle(now: Double, unreadBytes: Int, sentBytes: Int) -> Bool {
+    state == .subscribed && !spoke && now >= connectedAt + Self.idleAge
+      && unreadBytes >= max(Self.idleUnreadBytes, sentBytes)
   }
 
   // MARK: - Output

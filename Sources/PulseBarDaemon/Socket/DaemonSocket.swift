@@ -35,6 +35,8 @@ package enum DaemonSocket {
       }
     } catch let error as SocketActivation.ActivationError {
       throw OpenError(description: error.description)
+    } catch let error as UnixSocket.ListenError where error.errno == .addressInUse {
+      throw OpenError(description: "socket: \(error); \(DaemonHints.socketInUse)")
     } catch {
       throw OpenError(description: "socket: \(error)")
     }

@@ -10,6 +10,10 @@ extension DaemonStatus {
     var lines = ["pulsebar \(plain(version)), up \(Self.duration(uptime))"]
     lines.append(
       "config:   \(plain(configPath))" + (configExists ? "" : " (no such file: all defaults)"))
+    if let ago = lastReloadAgo {
+      let outcome = lastReloadError.map { "failed, the old config stays: \(plain($0))" } ?? "ok"
+      lines.append("reload:   \(Self.duration(ago)) ago, \(outcome)")
+    }
     let recorded =
       connected ? "recording \(plain(source))" : "no audio server yet (waiting for it)"
     lines.append("input:    \(plain(input)); \(recorded)")

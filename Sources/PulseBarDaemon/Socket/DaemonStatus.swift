@@ -28,6 +28,9 @@ package struct DaemonStatus: Equatable, Sendable {
   package var configPath: String
   /// False: no file there, all defaults.
   package var configExists: Bool
+  /// The last reload: how long ago (`nil`: none yet), and its error (`nil`: it worked).
+  package var lastReloadAgo: Double? = nil
+  package var lastReloadError: String? = nil
   /// The `input.source` setting (`auto`, `pulse:NAME`, `file:PATH`, …).
   package var input: String
   /// What is recorded now and why: json's `source`.
@@ -60,6 +63,7 @@ package struct DaemonStatus: Equatable, Sendable {
     Self.quoted(configPath, &line)
     line.append(",\"config_exists\":")
     line.append(configExists ? "true" : "false")
+    appendLastReload(to: &line)
     line.append(",\"input\":")
     Self.quoted(input, &line)
     line.append(",\"source\":")
@@ -104,6 +108,24 @@ package struct DaemonStatus: Equatable, Sendable {
     line.append(cpuSeconds, decimals: 1)
     line.append("}\n")
     return String(decoding: line.bytes, as: UTF8.self)
+  }
+
+  /// `,"last_reload":{"ago":…,"ok":…[,"error":…]}`, or `null` before the first reload.
+  private func appendLastReload(to line: inout ByteLine) {
+    line.append(",\"last_reload\":")
+    if let ago = lastReloadAgo {
+      line.append("{\"ago\":")
+      line.append(ago, decimals: 1)
+      line.append(",\"ok\":")
+      line.append(lastReloadError == nil ? "true" : "false")
+      if let error = lastReloadError {
+        line.append(",\"error\":")
+        Self.quoted(error, &line)
+      }
+      line.append(UInt8(ascii: "}"))
+    } else {
+      line.append("null")
+    }
   }
 
   private static func quoted(_ text: String, _ line: inout ByteLine) {

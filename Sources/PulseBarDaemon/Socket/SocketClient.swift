@@ -19,6 +19,11 @@ struct SocketClient {
   /// The unsent rest of a line a full socket cut short (written before anything else).
   var leftover: [UInt8] = []
   var leftoverOffset = 0
+  /// Bytes the socket took for it so far (``ClientProtocol/isIdle(now:unreadBytes:sentBytes:)``).
+  var sentBytes = 0
+
+  /// Bytes read from a client per `read`; the subscription line is at most 257.
+  static let readSize = 512
 
   /// The first client token in the epoll set (the listener's is below).
   static let firstToken: UInt64 = 16
@@ -53,6 +58,8 @@ struct SocketClient {
     var failure: Errno?
     /// Lines it lost by falling behind the history.
     var dropped = 0
+    /// Bytes the socket took.
+    var bytes = 0
   }
 
   /// Writes its lines from `history` (the rest of a cut line first) until it has them all or
@@ -65,6 +72,7 @@ struct SocketClient {
       do {
         let count = try descriptor.send(bytes)
         written.wroteSomething = true
+        written.bytes += count
         return count
       } catch .wouldBlock {
         return nil
@@ -99,6 +107,7 @@ struct SocketClient {
         written.blocked = true
       }
     }
+    sentBytes += written.bytes
     return written
   }
 
@@ -149,5 +158,30 @@ extension [SocketClient?] {
       earliest = Swift.min(earliest ?? deadline, deadline)
     }
     return earliest
+  }
+
+  /// The client below `maxClients` that most plainly holds a slot for nothing at `now`
+  /// (``ClientProtocol/isIdle(now:unreadBytes:sentBytes:)``: it sent nothing and left the most
+  /// bytes unread), or `nil` when none does.
+  func idleSlot(below maxClients: Int, now: Double) -> Int? {
+    var chosen: (slot: Int, unread: Int)?
+    for slot in 0..<Swift.min(maxClients, count) {
+      guard let client = self[slot], let unread = client.descriptor.unreadBytes,
+        client.protocolState.isIdle(now: now, unreadBytes: unread, sentBytes: client.sentBytes),
+        unread > chosen?.unread ?? 0
+      else { continue }
+      chosen = (slot, unread)
+    }
+    return chosen?.slot
+  }
+
+  /// Moves the client at `from` (not subscribed yet) to the free `slot`, its epoll token with
+  /// it; returns `slot`.
+  mutating func move(_ from: Int, to slot: Int, in epoll: Epoll) -> Int {
+    guard let client = self[from], self[slot] == nil else { return from }
+    (self[slot], self[from]) = (client, nil)
+    let token = SocketClient.token(slot: slot, serial: client.serial)
+    try? epoll.modify(client.descriptor, client.interest, token: token)
+    return slot
   }
 }

@@ -74,7 +74,11 @@ extension SocketHandler {
     case .none:
       break
     case .subscribe where slot >= maxClients:
-      apply(.reject("error: too many clients\n"), slot)
+      guard let idle = clients.idleSlot(below: maxClients, now: now) else {
+        return apply(.reject("error: too many clients\n"), slot)
+      }
+      close(idle, "idle: it sent nothing and read nothing, and its slot was wanted")
+      apply(action, clients.move(slot, to: idle, in: epoll))
     case .subscribe(let request):
       switch rules.subscription(for: request) {
       case .failure(let problem):
@@ -92,9 +96,7 @@ extension SocketHandler {
       forget(slot, "refused: \(line.dropLast())")
       client.descriptor.sendFinal(line, scratch: readBuffer)
     case .close:
-      logger.info(
-        "socket: a client made no progress for \(Int(ClientProtocol.stuckTimeout)) s; disconnected"
-      )
+      logger.info(ClientProtocol.stuckNote)
       close(slot, "stuck")
     }
   }

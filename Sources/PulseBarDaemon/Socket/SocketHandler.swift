@@ -21,8 +21,6 @@ import PulseBarSystem
 package final class SocketHandler: FrameDelivery {
   /// Lines kept per subscription: how far a client may fall behind before it loses lines.
   package static let historyCapacity = 64
-  /// Bytes read from a client per `read`; the subscription line is at most 257.
-  static let readSize = 512
   package var statusDesk = StatusDesk()
 
   var listener: SocketListener
@@ -35,7 +33,7 @@ package final class SocketHandler: FrameDelivery {
   var broadcasts = SocketBroadcasts(historyCapacity: SocketHandler.historyCapacity)
   var nextSerial: UInt64 = 1
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(
-    byteCount: SocketHandler.readSize, alignment: 1)
+    byteCount: SocketClient.readSize, alignment: 1)
   /// The capture's rate, for the layout check of the rules a reload makes.
   private let sampleRate: Int
   private var confinement = ThreadConfinement()

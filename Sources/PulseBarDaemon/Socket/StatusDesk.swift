@@ -66,6 +66,7 @@ package struct StatusDesk {
     return DaemonStatus(
       version: CommandTable.version, uptime: now - meters.startedAt, configPath: facts.configPath,
       configExists: !facts.configPath.isEmpty && access(facts.configPath, F_OK) == 0,
+      lastReloadAgo: facts.lastReload.map { now - $0.at }, lastReloadError: facts.lastReload?.error,
       input: ConfigKeys.setting(section: "input", key: "source")?.render(configuration) ?? "",
       source: info.source, connected: info.connected, state: pipeline.scene.state,
       player: pipeline.nowPlaying?.player, players: facts.playerRoster?.current ?? [],

@@ -9,6 +9,8 @@ package struct StatusFacts: Sendable {
   package var configPath = ""
   /// Every MPRIS player shown, when the daemon follows them.
   package var playerRoster: PlayerRoster?
+  /// How the last reload ended; `nil` before the first.
+  package var lastReload: ReloadOutcome?
 
   package init(configPath: String = "", playerRoster: PlayerRoster? = nil) {
     self.configPath = configPath
