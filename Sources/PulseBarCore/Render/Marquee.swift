@@ -52,7 +52,7 @@ struct Marquee {
     // without bidi gets the loop in display order; one with bidi gets the window isolated.
     let visualOrder = dialect == .polybarLine || dialect == .terminalLine
     isolates =
-      !visualOrder && dialect != .json && BidiText.hasRightToLeft(UntrustedText.capped(value))
+      !visualOrder && dialect != .json && BidiText.hasRightToLeft(value)
     var bytes = ByteLine()
     var byteStarts: [Int] = []
     var cellStarts: [Int] = []
@@ -69,7 +69,7 @@ struct Marquee {
         clean = clean && span.startsClean && span.endsClean
       }
     }
-    appendEscaped(visualOrder ? BidiText.visual(UntrustedText.capped(value)) : value)
+    appendEscaped(visualOrder ? BidiText.visual(value) : value)
     scrolls = cells > width
     if scrolls { appendEscaped(separator) }
     byteStarts.append(bytes.count)
